@@ -1,0 +1,50 @@
+"""The Sniff rules engine: the referee every other part of scorepad asks.
+
+Pure Python and pydantic; it imports neither the UI nor the database.
+"""
+
+from scorepad.rules.errors import IllegalEventError, IllegalRecordError, RecordFormatError, SniffError
+from scorepad.rules.events import Adjust, Draw, Event, Muggins, Pass, Play, Renege, Void, event_from_dict
+from scorepad.rules.hand import HandState
+from scorepad.rules.layout import Layout, Placement
+from scorepad.rules.match import GameResult, MatchState, NextSetter
+from scorepad.rules.records import Record, load_record, parse_record, replay, report
+from scorepad.rules.rulesets import PRESETS, RuleSet, make_ruleset
+from scorepad.rules.settle import Settlement, round5
+from scorepad.rules.tiles import Tile, full_set, parse_tile, tile_name
+
+__all__ = [
+    "PRESETS",
+    "Adjust",
+    "Draw",
+    "Event",
+    "GameResult",
+    "HandState",
+    "IllegalEventError",
+    "IllegalRecordError",
+    "Layout",
+    "MatchState",
+    "Muggins",
+    "NextSetter",
+    "Pass",
+    "Placement",
+    "Play",
+    "Record",
+    "RecordFormatError",
+    "Renege",
+    "RuleSet",
+    "Settlement",
+    "SniffError",
+    "Tile",
+    "Void",
+    "event_from_dict",
+    "full_set",
+    "load_record",
+    "make_ruleset",
+    "parse_record",
+    "parse_tile",
+    "replay",
+    "report",
+    "round5",
+    "tile_name",
+]

@@ -1,0 +1,471 @@
+"""One hand as a replay of events: turns, draws, passes, calls, claims and the end.
+
+A ``HandState`` is built for one hand and fed events one at a time with
+``apply``. Every event is checked against the rules first; a refused event
+raises ``IllegalEventError`` and leaves the hand exactly as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scorepad.rules.errors import IllegalEventError, SniffError
+from scorepad.rules.events import Adjust, Draw, Event, Muggins, Pass, Play, Renege, Void
+from scorepad.rules.layout import Layout
+from scorepad.rules.rulesets import RuleSet
+from scorepad.rules.settle import RENEGE_DEDUCTION, RENEGE_ROLLBACK, Settlement, settle_hand
+from scorepad.rules.tiles import full_set, key, parse_tile, pips
+
+IN_PROGRESS, OUT, BLOCKED, RENEGE, WON, VOID = "in-progress", "out", "blocked", "renege", "won", "void"
+
+
+def score_of(board_count: int) -> int:
+    """The score a board count makes: itself when a positive multiple of five (Smartt §7.1)."""
+    return board_count if board_count > 0 and board_count % 5 == 0 else 0
+
+
+def call_flags(score: int, call: int) -> list[str]:
+    """Compare a call with the score that existed (records.md §5 flags)."""
+    if call == score:
+        return []
+    if score == 0:
+        return ["nonexistent"]
+    if call == 0:
+        return ["missed"]
+    return ["overcall"] if call > score else ["undercall"]
+
+
+@dataclass(frozen=True, slots=True)
+class LastPlay:
+    """The latest play, kept for muggins claims and the call panel."""
+
+    seat: int
+    board_count: int
+    score: int
+    call: int
+    recorded: int
+    flags: tuple[str, ...]
+    is_set: bool
+
+
+class HandState:
+    """The state of one hand, derived by replaying its events.
+
+    ``scores`` are absolute, per side, including the points scored so far in
+    this hand; ``scores_after`` adds the settlement and penalties once the hand
+    has ended.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        *,
+        setter: int,
+        scores_before: tuple[int, ...] | list[int],
+        number: int = 1,
+        game: int = 1,
+    ) -> None:
+        self.rules = rules
+        self.setter = setter
+        self.number = number
+        self.game = game
+        self.scores_before = tuple(scores_before)
+        self.scores = list(scores_before)
+        self.turn = setter
+        self.tiles_held = [rules.tiles_each] * rules.players
+        self.boneyard = rules.boneyard_size
+        self.played: set[tuple[int, int]] = set()
+        self.layout = Layout(sniff_rule=rules.sniff, long_sides_first=rules.long_sides_first)
+        self.events: list[Event] = []
+        self.outcomes: list[dict[str, Any]] = []
+        self.visit_draws = 0
+        self.passes = 0
+        self.how = IN_PROGRESS
+        self.went_out: int | None = None
+        self.renege_by: int | None = None
+        self.won_side: int | None = None
+        self.win_seat: int | None = None
+        self.deductions: list[int] = []
+        self.last_play: LastPlay | None = None
+        self.claim_open = False
+        self.remaining: list[list[str] | int] | None = None
+        self.settlement: Settlement | None = None
+
+    # -- reading ---------------------------------------------------------------
+
+    @property
+    def started(self) -> bool:
+        """Whether the set has been laid."""
+        return self.layout.set_tile is not None
+
+    @property
+    def drawable(self) -> int:
+        """How many more tiles the player to move may draw on this visit."""
+        available = self.boneyard - self.rules.protected
+        if self.rules.draw_limit is not None:
+            available = min(available, self.rules.draw_limit - self.visit_draws)
+        return max(0, available)
+
+    @property
+    def can_pass(self) -> bool:
+        """Whether the player to move may pass now (no legal draw remains)."""
+        return self.how == IN_PROGRESS and self.started and self.drawable == 0
+
+    @property
+    def needs_settlement(self) -> bool:
+        """The hand ended by going out or a block and awaits the remaining tiles."""
+        return self.how in (OUT, BLOCKED) and self.settlement is None
+
+    @property
+    def finished(self) -> bool:
+        """The hand is over and nothing more is needed before the next hand."""
+        return self.how != IN_PROGRESS and not self.needs_settlement
+
+    @property
+    def protected(self) -> int:
+        """Boneyard tiles that may never be drawn (Smartt §8.2)."""
+        return min(self.rules.protected, self.boneyard)
+
+    @property
+    def scores_after(self) -> list[int]:
+        """Each side's score once this hand's end is applied (settlement, renege, penalties)."""
+        rules = self.rules
+        if self.how == VOID:
+            return list(self.scores_before)
+        if self.how == RENEGE:
+            out = list(self.scores)
+            side = rules.side_of(self.renege_by or 0)
+            # Smartt §11.1: the offender loses the hand's points and 25 more.
+            out[side] = self.scores_before[side] - RENEGE_ROLLBACK
+            return out
+        out = list(self.scores)
+        if self.settlement is not None and self.how in (OUT, BLOCKED):
+            for side, delta in enumerate(self.settlement.deltas(rules)):
+                out[side] += delta
+        if self.how != IN_PROGRESS and not self.needs_settlement:
+            # Smartt §11.1 alternative: 50 off at the end of the hand, after its settlement.
+            for seat in self.deductions:
+                out[rules.side_of(seat)] -= RENEGE_DEDUCTION
+        return out
+
+    def winner(self) -> int | None:
+        """The side that won the game in this hand, once the hand's end is known."""
+        if self.how == WON:
+            return self.won_side
+        if self.how == RENEGE and self.won_side is not None:
+            # A renege proved after the winning play rolls the offender back; the
+            # win stands only if the winner was not the offender's side.
+            if self.won_side != self.rules.side_of(self.renege_by or 0):
+                return self.won_side
+            return None
+        if self.how in (OUT, BLOCKED) and self.settlement is not None:
+            after = self.scores_after
+            side = self.settlement.to
+            if side is not None and after[side] >= self.rules.target:
+                return side
+        return None
+
+    def end(self) -> dict[str, Any]:
+        """The hand's end as the referee reports it (records.md §6)."""
+        out: dict[str, Any] = {"how": self.how}
+        if self.how == OUT:
+            out["by"] = self.went_out
+        if self.how == RENEGE:
+            out["by"] = self.renege_by
+        if self.how in (OUT, BLOCKED) and self.settlement is not None:
+            if self.settlement.debits is not None:
+                out["debits"] = list(self.settlement.debits)
+            else:
+                out["award"] = self.settlement.award
+                out["to"] = self.settlement.to
+        return out
+
+    # -- events ----------------------------------------------------------------
+
+    def apply(self, event: Event) -> dict[str, Any]:
+        """Check ``event`` against the rules and, if it is allowed, apply it.
+
+        Returns the referee's account of the event. Raises IllegalEventError
+        with one plain sentence when the rules refuse it; the hand is unchanged.
+        """
+        if isinstance(event, Play):
+            outcome = self._play(event)
+        elif isinstance(event, Draw):
+            outcome = self._draw(event)
+        elif isinstance(event, Pass):
+            outcome = self._pass(event)
+        elif isinstance(event, Muggins):
+            outcome = self._muggins(event)
+        elif isinstance(event, Renege):
+            outcome = self._renege(event)
+        elif isinstance(event, Adjust):
+            outcome = self._adjust(event)
+        elif isinstance(event, Void):
+            outcome = self._void()
+        else:
+            raise IllegalEventError(f"not an event: {event!r}")
+        self.events.append(event)
+        self.outcomes.append(outcome)
+        return outcome
+
+    def _play(self, ev: Play) -> dict[str, Any]:
+        self._require_in_play(ev.by)
+        rules = self.rules
+        seat = self.turn
+        try:
+            tile = parse_tile(ev.tile, rules.max_pip)
+        except SniffError as err:
+            raise IllegalEventError(str(err)) from None
+        tile_key = key(*tile)
+        if tile_key in self.played:
+            raise IllegalEventError(f"{tile[0]}-{tile[1]} has already been played in this hand")
+        if self.tiles_held[seat] < 1:
+            raise IllegalEventError(f"seat {seat} holds no tiles to play")
+        is_set = not self.started
+        placed = self.layout.place(tile, ev.at)
+        # From here on nothing can fail: the play is accepted.
+        self.played.add(tile_key)
+        self.tiles_held[seat] -= 1
+        self.visit_draws = 0
+        self.passes = 0
+        board_count = self.layout.board_count
+        score = score_of(board_count)
+        if is_set:
+            # Smartt §4.2: the set scores its count without a call and is never flagged.
+            call, recorded, flags = score, score, []
+        else:
+            call = score if ev.call is None else ev.call
+            flags = call_flags(score, call)
+            if ev.fix and flags:
+                # Smartt §7.2: corrected before the next tile, so the right score is recorded.
+                flags.append("corrected")
+                recorded = score
+            elif rules.calls_required:
+                # Smartt §7.2: an uncorrected call stands as called, even when wrong.
+                recorded = call
+            else:
+                # American 'Score a placement': every placement scores itself.
+                recorded = score
+        side = rules.side_of(seat)
+        self.scores[side] += recorded
+        self.last_play = LastPlay(seat, board_count, score, call, recorded, tuple(flags), is_set)
+        # Jaques 'Variations: Muggins': only a score not called at all can be claimed.
+        self.claim_open = rules.muggins and not is_set and call == 0 and score > 0 and not ev.fix
+        if self.tiles_held[seat] == 0:
+            self.how, self.went_out = OUT, seat
+        if recorded > 0 and self.scores[side] >= rules.target:
+            self._win(side, seat)
+        elif self.how == IN_PROGRESS:
+            self.turn = (seat + 1) % rules.players
+        return {
+            "event": "play",
+            "player": seat,
+            "tile": f"{tile[0]}-{tile[1]}",
+            "at": placed.at,
+            "board_count": board_count,
+            "score": recorded,
+            "flags": flags,
+        }
+
+    def _draw(self, ev: Draw) -> dict[str, Any]:
+        self._require_in_play(ev.by, needs_set=True)
+        seat, count, rules = self.turn, ev.count, self.rules
+        if rules.draw_limit is not None and self.visit_draws + count > rules.draw_limit:
+            already = f"; seat {seat} has drawn {self.visit_draws} on this visit" if self.visit_draws else ""
+            raise IllegalEventError(
+                f"at most {rules.draw_limit} tiles may be drawn on one visit to the boneyard"
+                f" (Smartt §8.1), not {count}{already}"
+            )
+        available = self.boneyard - rules.protected
+        if count > available:
+            guard = f", {rules.protected} of them protected (Smartt §8.2)" if rules.protected else ""
+            raise IllegalEventError(
+                f"seat {seat} cannot draw {count}: the boneyard holds {self.boneyard}{guard},"
+                f" so {max(0, available)} may be drawn"
+            )
+        self.boneyard -= count
+        self.tiles_held[seat] += count
+        self.visit_draws += count
+        self.claim_open = False
+        return {"event": "draw", "player": seat, "count": count}
+
+    def _pass(self, ev: Pass) -> dict[str, Any]:
+        self._require_in_play(ev.by, needs_set=True)
+        seat = self.turn
+        if self.drawable > 0:
+            raise IllegalEventError(
+                f"seat {seat} may not pass while a legal draw remains ({self.drawable} may still be"
+                f" drawn from a boneyard of {self.boneyard}); draw first"
+            )
+        self.passes += 1
+        self.visit_draws = 0
+        self.claim_open = False
+        self.turn = (seat + 1) % self.rules.players
+        # A block: everyone has passed in turn since the last play and no legal draw remains.
+        if self.passes >= self.rules.players and self.boneyard <= self.rules.protected:
+            self.how = BLOCKED
+        return {"event": "pass", "player": seat}
+
+    def _muggins(self, ev: Muggins) -> dict[str, Any]:
+        rules = self.rules
+        self._require_seat(ev.seat)
+        if not rules.muggins:
+            raise IllegalEventError(
+                f"muggins claims are not part of the {rules.name} rules unless the muggins option is on"
+            )
+        if self.how not in (IN_PROGRESS, OUT):
+            raise IllegalEventError(f"the hand has ended ({self.how}); nothing can be claimed now")
+        last = self.last_play
+        if not self.claim_open or last is None:
+            raise IllegalEventError(
+                "nothing to claim: a claim must come straight after a play whose score was not called at all"
+            )
+        if rules.side_of(ev.seat) == rules.side_of(last.seat):
+            raise IllegalEventError(f"seat {ev.seat} cannot claim a score missed by its own side")
+        side = rules.side_of(ev.seat)
+        self.scores[side] += last.score
+        self.claim_open = False
+        if self.scores[side] >= rules.target:
+            self._win(side, ev.seat)
+        return {"event": "muggins", "player": ev.seat, "score": last.score}
+
+    def _renege(self, ev: Renege) -> dict[str, Any]:
+        rules = self.rules
+        self._require_seat(ev.seat)
+        if rules.renege is None:
+            raise IllegalEventError(
+                f"a renege has no penalty in the {rules.name} rules; set the renege option"
+                " to 'rollback25' or 'deduct50' to record one"
+            )
+        if self.how in (RENEGE, VOID):
+            raise IllegalEventError(f"the hand has already stopped ({self.how})")
+        if not self.started:
+            raise IllegalEventError("nothing has been played yet, so there can be no renege")
+        if rules.renege == "rollback25":
+            # Smartt §11.1: the hand stops at once, whatever stage it had reached.
+            self.how, self.renege_by = RENEGE, ev.seat
+        else:
+            self.deductions.append(ev.seat)
+        self.claim_open = False
+        return {"event": "renege", "player": ev.seat}
+
+    def _adjust(self, ev: Adjust) -> dict[str, Any]:
+        self._require_seat(ev.seat)
+        if self.how != IN_PROGRESS:
+            raise IllegalEventError(f"the hand has ended ({self.how}); tiles can no longer be adjusted")
+        if ev.count > self.boneyard:
+            raise IllegalEventError(
+                f"the boneyard holds {self.boneyard} tiles, so seat {ev.seat} cannot take {ev.count}"
+            )
+        if -ev.count > self.tiles_held[ev.seat]:
+            raise IllegalEventError(
+                f"seat {ev.seat} holds {self.tiles_held[ev.seat]} tiles and cannot return {-ev.count}"
+            )
+        # Smartt §11.4: dealing irregularities move tiles but do not change the turn.
+        self.boneyard -= ev.count
+        self.tiles_held[ev.seat] += ev.count
+        return {"event": "adjust", "player": ev.seat, "count": ev.count}
+
+    def _void(self) -> dict[str, Any]:
+        if self.how != IN_PROGRESS:
+            raise IllegalEventError(f"the hand has ended ({self.how}) and can no longer be thrown in")
+        if not self.started:
+            raise IllegalEventError("only an adjust may come before the set; a void follows the set")
+        self.how = VOID
+        return {"event": "void"}
+
+    def _win(self, side: int, seat: int) -> None:
+        # records.md §5: a side reaching the target wins at once; no settlement follows.
+        self.how, self.won_side, self.win_seat = WON, side, seat
+
+    def _require_in_play(self, by: int | None, *, needs_set: bool = False) -> None:
+        if self.how != IN_PROGRESS:
+            raise IllegalEventError(self._ended_reason())
+        if by is not None and by != self.turn:
+            raise IllegalEventError(f"it is seat {self.turn}'s turn, not seat {by}'s")
+        if needs_set and not self.started:
+            raise IllegalEventError(
+                f"the hand has not started: seat {self.setter} sets first (only an adjust may come before the set)"
+            )
+
+    def _require_seat(self, seat: int) -> None:
+        if not 0 <= seat < self.rules.players:
+            raise IllegalEventError(f"there is no seat {seat}; seats are 0 to {self.rules.players - 1}")
+
+    def _ended_reason(self) -> str:
+        if self.how == OUT:
+            return f"the hand is over: seat {self.went_out} went out; only a renege or a muggins claim may follow"
+        if self.how == BLOCKED:
+            return "the hand is over: it is blocked; only a renege may follow"
+        if self.how == WON:
+            return f"the game is over: side {self.won_side} reached {self.rules.target}; only a renege may follow"
+        if self.how == RENEGE:
+            return f"the hand stopped when seat {self.renege_by}'s renege was proved"
+        return "the hand was thrown in (void)"
+
+    # -- settlement --------------------------------------------------------------
+
+    def settle(self, remaining: object) -> Settlement:
+        """Settle a hand that ended by going out or by a block.
+
+        ``remaining`` has one entry a seat: the list of tiles still held or their
+        pip total (records.md §4). Raises IllegalEventError when the hand has not
+        ended that way or an entry is impossible; the hand is then unchanged.
+        """
+        if self.how not in (OUT, BLOCKED):
+            raise IllegalEventError(
+                f"only a hand that ended by going out or a block is settled; this one is {self.how}"
+            )
+        seat_pips = self._check_remaining(remaining)
+        self.settlement = settle_hand(self.rules, self.how, seat_pips, self.went_out)
+        self.remaining = list(remaining)  # type: ignore[arg-type]
+        return self.settlement
+
+    def _check_remaining(self, remaining: object) -> list[int]:
+        rules = self.rules
+        if not isinstance(remaining, list) or len(remaining) != rules.players:
+            raise IllegalEventError(
+                f"'remaining' needs one entry a seat ({rules.players}), each a list of tiles or a pip total"
+            )
+        unplayed = [t for t in full_set(rules.max_pip) if t not in self.played]
+        weights = sorted(pips(t) for t in unplayed)
+        open_values = set(self.layout.open_ends().values())
+        listed: set[tuple[int, int]] = set()
+        totals = []
+        for seat, entry in enumerate(remaining):
+            held = self.tiles_held[seat]
+            if isinstance(entry, list):
+                if len(entry) != held:
+                    raise IllegalEventError(f"seat {seat} holds {held} tiles, but {len(entry)} are listed")
+                total = 0
+                for item in entry:
+                    try:
+                        tile = parse_tile(item, rules.max_pip)
+                    except SniffError as err:
+                        raise IllegalEventError(f"seat {seat}: {err}") from None
+                    tile_key = key(*tile)
+                    if tile_key in self.played:
+                        raise IllegalEventError(f"seat {seat} lists {item}, which has been played")
+                    if tile_key in listed:
+                        raise IllegalEventError(f"{item} is listed twice in 'remaining'")
+                    if self.how == BLOCKED and (tile[0] in open_values or tile[1] in open_values):
+                        raise IllegalEventError(
+                            f"seat {seat} lists {item}, which fits an open end"
+                            f" ({self.layout.describe_open_ends()}), so the hand was not blocked"
+                        )
+                    listed.add(tile_key)
+                    total += pips(tile)
+            elif isinstance(entry, int) and not isinstance(entry, bool):
+                lightest, heaviest = sum(weights[:held]), sum(weights[len(weights) - held :]) if held else 0
+                if not lightest <= entry <= heaviest:
+                    raise IllegalEventError(
+                        f"seat {seat} holds {held} tiles, which can weigh {lightest} to {heaviest} pips, not {entry}"
+                    )
+                total = entry
+            else:
+                raise IllegalEventError(
+                    f"seat {seat}'s remaining must be a list of tiles or a pip total, not {entry!r}"
+                )
+            totals.append(total)
+        return totals

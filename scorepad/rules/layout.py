@@ -1,0 +1,279 @@
+"""The layout: the line of play, the Sniff with its four sides, and the board count.
+
+Positions are named as in records.md §3: ``left`` and ``right`` are the two
+ends of the line (the Sniff's long sides when the set is the Sniff, or its far
+long side when it is laid later on an arm); ``up`` and ``down`` are the Sniff's
+short ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorepad.rules.errors import IllegalEventError
+from scorepad.rules.events import POSITIONS
+from scorepad.rules.tiles import key, text
+
+LINE = ("left", "right")
+SHORT = ("up", "down")
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One tile on the table: where it went and which of its values faces out."""
+
+    tile: tuple[int, int]
+    at: str
+    inner: int
+    outer: int
+    double: bool
+    sniff: bool
+
+    @property
+    def written(self) -> str:
+        """The tile as ``inner-outer`` (the set as ``left-right``)."""
+        return text((self.inner, self.outer))
+
+
+class Layout:
+    """The tiles on the table and what the open ends count.
+
+    ``sniff_rule`` False plays All Fives (no spinner, Jaques 'Variations');
+    ``long_sides_first`` True keeps the short ends shut until both long sides
+    are covered (Smartt §6, American 'The Sniff'); Jaques allows any order.
+    """
+
+    __slots__ = (
+        "_count",
+        "arms",
+        "long_sides_first",
+        "placements",
+        "set_tile",
+        "sniff_at",
+        "sniff_index",
+        "sniff_rule",
+        "sniff_value",
+    )
+
+    def __init__(self, *, sniff_rule: bool = True, long_sides_first: bool = True) -> None:
+        self.sniff_rule = sniff_rule
+        self.long_sides_first = long_sides_first
+        self.set_tile: tuple[int, int] | None = None
+        self.sniff_value: int | None = None
+        self.sniff_at: str | None = None
+        self.sniff_index = -1
+        self.arms: dict[str, list[Placement]] = {p: [] for p in POSITIONS}
+        self.placements: list[Placement] = []
+        self._count = 0
+
+    # -- reading ---------------------------------------------------------------
+
+    @property
+    def board_count(self) -> int:
+        """The board count (Smartt §7.1): the total of every scoring extremity."""
+        return self._count
+
+    def open_ends(self) -> dict[str, int]:
+        """Each position a tile may be played on now, with the value it must match."""
+        if self.set_tile is None:
+            return {}
+        ends = {pos: self._end_value(pos) for pos in LINE}
+        if self._short_ends_open():
+            for pos in SHORT:
+                ends[pos] = self._end_value(pos)
+        return ends
+
+    def fits(self, tile: tuple[int, int]) -> list[str]:
+        """The positions where ``tile`` couples to an open end (empty before the set: any tile sets)."""
+        a, b = tile
+        return [pos for pos, value in self.open_ends().items() if value in (a, b)]
+
+    def breakdown(self) -> list[tuple[str, int]]:
+        """Where the board count comes from: ``(label, points)`` for each scoring extremity."""
+        return self._parts()
+
+    def explain(self) -> str:
+        """The board count as a sum in words, e.g. ``left 3 + right 5 + Sniff 5-5 (...: 5) = 13``."""
+        parts = self._parts()
+        if not parts:
+            return "no tiles yet = 0"
+        return " + ".join(label for label, _ in parts) + f" = {self._count}"
+
+    def sniff_stage(self) -> str:
+        """The Sniff's stage in words, for the table screen."""
+        if self.sniff_value is None:
+            return "no Sniff yet" if self.sniff_rule else "All Fives: no Sniff"
+        n = self.sniff_value
+        long_open, short_open = self._sniff_open_sides()
+        state = _sides_words(long_open, short_open)
+        if not self._short_ends_open() and self.long_sides_first:
+            state += "; short ends open once both long sides are covered"
+        return f"Sniff {n}-{n}: {state}, counts {self._sniff_points()}"
+
+    def describe_open_ends(self) -> str:
+        """The open ends in words, e.g. ``left 3, right 5``."""
+        ends = self.open_ends()
+        return ", ".join(f"{pos} {value}" for pos, value in ends.items()) or "none (no set yet)"
+
+    # -- playing ---------------------------------------------------------------
+
+    def place(self, tile: tuple[int, int], at: str | None = None) -> Placement:
+        """Lay ``tile`` (as written) at ``at`` and return the placement.
+
+        The first tile is the set; ``tile`` is then read left-right. Raises
+        IllegalEventError when the tile fits nowhere, does not fit ``at``, or
+        fits more than one end and ``at`` is missing; the layout is unchanged.
+        """
+        a, b = tile
+        double = a == b
+        if self.set_tile is None:
+            if at not in (None, "set"):
+                raise IllegalEventError(f"the first tile is the set and takes no 'at' (got {at!r})")
+            return self._lay_set(tile)
+        if at == "set":
+            raise IllegalEventError(f"the set is already down; {text(tile)} must couple to an open end")
+        ends = self.open_ends()
+        if at is None:
+            where = [pos for pos, value in ends.items() if value in (a, b)]
+            if not where:
+                raise IllegalEventError(f"{text(tile)} fits no open end; open ends: {self.describe_open_ends()}")
+            if len(where) > 1:
+                choices = ", ".join(f"{pos} {ends[pos]}" for pos in where)
+                raise IllegalEventError(f"{text(tile)} fits more than one end ({choices}); say which with 'at'")
+            at = where[0]
+        elif at not in ends:
+            raise IllegalEventError(self._closed_reason(at, tile))
+        value = ends[at]
+        if value not in (a, b):
+            fitting = self.fits(tile)
+            also = f"; it fits {', '.join(fitting)}" if fitting else "; it fits no open end"
+            raise IllegalEventError(
+                f"{text(tile)} does not fit the {at} end, which shows {value}"
+                f" (open ends: {self.describe_open_ends()}){also}"
+            )
+        outer = b if a == value else a
+        becomes_sniff = double and self.sniff_rule and self.sniff_value is None
+        placed = Placement(key(a, b), at, value, outer, double, becomes_sniff)
+        arm = self.arms[at]
+        if becomes_sniff:
+            # Smartt §6: the first double is the Sniff wherever it falls; laid on an
+            # arm, its near long side is covered and its far long side goes on that arm.
+            self.sniff_value = value
+            self.sniff_at = at
+            self.sniff_index = len(arm)
+        arm.append(placed)
+        self.placements.append(placed)
+        self._count = sum(points for _, points in self._parts())
+        return placed
+
+    def _lay_set(self, tile: tuple[int, int]) -> Placement:
+        a, b = tile
+        self.set_tile = (a, b)
+        double = a == b
+        if double and self.sniff_rule:
+            self.sniff_value, self.sniff_at = a, "set"
+        placed = Placement(key(a, b), "set", a, b, double, double and self.sniff_rule)
+        self.placements.append(placed)
+        self._count = sum(points for _, points in self._parts())
+        return placed
+
+    # -- internals ---------------------------------------------------------------
+
+    def _end_value(self, pos: str) -> int:
+        arm = self.arms[pos]
+        if arm:
+            return arm[-1].outer
+        if pos in SHORT:
+            assert self.sniff_value is not None
+            return self.sniff_value
+        assert self.set_tile is not None
+        return self.set_tile[0] if pos == "left" else self.set_tile[1]
+
+    def _long_sides_covered(self) -> bool:
+        if self.sniff_at == "set":
+            return bool(self.arms["left"]) and bool(self.arms["right"])
+        if self.sniff_at in LINE:
+            return len(self.arms[self.sniff_at]) > self.sniff_index + 1
+        return False
+
+    def _short_ends_open(self) -> bool:
+        if self.sniff_value is None:
+            return False
+        return self._long_sides_covered() or not self.long_sides_first
+
+    def _sniff_open_sides(self) -> tuple[int, int]:
+        """How many of the Sniff's long sides and short ends are still uncovered."""
+        short_open = sum(1 for pos in SHORT if not self.arms[pos])
+        if self.sniff_at == "set":
+            long_open = sum(1 for pos in LINE if not self.arms[pos])
+        else:
+            far_open = len(self.arms[self.sniff_at or "left"]) == self.sniff_index + 1
+            long_open = 1 if far_open else 0
+        return long_open, short_open
+
+    def _sniff_points(self) -> int:
+        # records.md §5: the Sniff counts its number once for each uncovered side, at most twice.
+        long_open, short_open = self._sniff_open_sides()
+        return (self.sniff_value or 0) * min(2, long_open + short_open)
+
+    def _parts(self) -> list[tuple[str, int]]:
+        if self.set_tile is None:
+            return []
+        parts: list[tuple[str, int]] = []
+        for pos in POSITIONS:
+            arm = self.arms[pos]
+            if arm:
+                last = arm[-1]
+                if last.sniff:
+                    continue  # the Sniff at the end of its arm is counted below
+                if last.double:
+                    # Smartt §6.3: an exposed ordinary double counts both halves.
+                    parts.append((f"{pos} double {last.outer}-{last.outer}", 2 * last.outer))
+                else:
+                    parts.append((f"{pos} {last.outer}", last.outer))
+            elif pos in LINE and self.sniff_at != "set":
+                parts.append(self._bare_set_side(pos))
+        if self.sniff_value is not None:
+            n = self.sniff_value
+            long_open, short_open = self._sniff_open_sides()
+            words = _sides_words(long_open, short_open)
+            parts.append((f"Sniff {n}-{n} ({words}: {self._sniff_points()})", self._sniff_points()))
+        return parts
+
+    def _bare_set_side(self, pos: str) -> tuple[str, int]:
+        """What an uncovered side of the set counts when the set is not the Sniff."""
+        assert self.set_tile is not None
+        a, b = self.set_tile
+        value = a if pos == "left" else b
+        other = "right" if pos == "left" else "left"
+        if a == b and self.arms[other]:
+            # All Fives: a double set with one side covered is an ordinary double at an end.
+            return (f"{pos} double {value}-{value}", 2 * value)
+        return (f"{pos} {value}", value)
+
+    def _closed_reason(self, at: str, tile: tuple[int, int]) -> str:
+        if at not in POSITIONS:
+            return f"'at' must be left, right, up or down, not {at!r}"
+        if self.sniff_value is None:
+            why = "there is no Sniff yet" if self.sniff_rule else "All Fives has no Sniff"
+            return (
+                f"{text(tile)} cannot go {at}: {why}, so only left and right are open"
+                f" (open ends: {self.describe_open_ends()})"
+            )
+        return (
+            f"{text(tile)} cannot go {at}: the Sniff's short ends open only once both long sides"
+            f" are covered (open ends: {self.describe_open_ends()})"
+        )
+
+
+def _sides_words(long_open: int, short_open: int) -> str:
+    if long_open == 2 and short_open == 2:
+        return "all four sides open"
+    if long_open == 0 and short_open == 0:
+        return "dead"
+    words = []
+    if long_open:
+        words.append("both long sides" if long_open == 2 else "one long side")
+    if short_open:
+        words.append("both short ends" if short_open == 2 else "one short end")
+    return " and ".join(words) + " open"

@@ -1,0 +1,244 @@
+"""A match: hands into games, the setter rotation, scores, winners, game points and Rube."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scorepad.rules.errors import IllegalEventError
+from scorepad.rules.events import Event
+from scorepad.rules.hand import BLOCKED, RENEGE, VOID, WON, HandState
+from scorepad.rules.rulesets import RuleSet
+from scorepad.rules.settle import Settlement, game_points_for, is_rubed
+
+
+@dataclass(frozen=True)
+class NextSetter:
+    """Who sets the next hand: the seat the rules give (``default``), the seats allowed, and why."""
+
+    default: int | None
+    allowed: frozenset[int] | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game: the winning side, the final scores, and Smartt §14's figures."""
+
+    number: int
+    winner: int
+    scores: tuple[int, ...]
+    game_points: int | None
+    rubed: tuple[int, ...] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The referee's account of this game (records.md §6)."""
+        out: dict[str, Any] = {"number": self.number, "winner": self.winner, "scores": list(self.scores)}
+        if self.game_points is not None:
+            out["game_points"] = self.game_points
+            out["rubed"] = list(self.rubed or ())
+        return out
+
+
+class MatchState:
+    """Every hand of a match, played or replayed through the rules.
+
+    The app and the store drive it one step at a time (``start_hand``, ``apply``,
+    ``settle``); ``scorepad.rules.records.replay`` drives it from a record.
+    """
+
+    def __init__(self, rules: RuleSet, players: list[str]) -> None:
+        self.rules = rules
+        self.players = list(players)
+        self.hands: list[HandState] = []
+
+    # -- reading ---------------------------------------------------------------
+
+    @property
+    def current(self) -> HandState | None:
+        """The latest hand, finished or not."""
+        return self.hands[-1] if self.hands else None
+
+    @property
+    def scores(self) -> list[int]:
+        """Each side's score now (zeros once a game has just been won)."""
+        hand = self.current
+        if hand is None or hand.winner() is not None:
+            return [0] * self.rules.sides
+        return hand.scores_after
+
+    @property
+    def game(self) -> int:
+        """The number of the game being played (or about to start)."""
+        hand = self.current
+        if hand is None:
+            return 1
+        return hand.game + (1 if hand.winner() is not None else 0)
+
+    def games(self) -> list[GameResult]:
+        """Every game won so far, in order."""
+        out = []
+        for hand in self.hands:
+            side = hand.winner()
+            if side is not None:
+                out.append(self._game_result(hand.game, side, tuple(hand.scores_after)))
+        return out
+
+    def side_name(self, side: int) -> str:
+        """The players of a side, e.g. ``Ann & Cy``."""
+        return " & ".join(self.players[s] for s in self.rules.seats_of(side))
+
+    def next_setter(self) -> NextSetter:
+        """Who may set the next hand, by the rules of the preset (records.md §2)."""
+        rules, prev = self.rules, self.current
+        n = rules.players
+        if prev is None:
+            return NextSetter(None, None, "the players choose the first setter (Smartt §3.1)")
+        if prev.how == VOID:
+            return NextSetter(
+                prev.setter, frozenset({prev.setter}), "a hand thrown in is set again by the same setter (Smartt §11.3)"
+            )
+        if rules.setter_rule == "rotate":
+            seat = (prev.setter + 1) % n
+            why = (
+                "the set alternates (Smartt §10)"
+                if n == 2
+                else "the set rotates clockwise (Smartt, three and four players)"
+            )
+            return NextSetter(seat, frozenset({seat}), why)
+        if prev.went_out is not None:
+            why = (
+                "whoever went out leads the next hand (American 'Deal and lead')"
+                if rules.setter_rule == "out"
+                else "the winner of the hand leads the next (Jaques 'Setting up' step 4)"
+            )
+            return NextSetter(prev.went_out, frozenset({prev.went_out}), why)
+        if rules.setter_rule == "winner":
+            return self._jaques_winner(prev)
+        return NextSetter(
+            None, None, "nobody went out, so the players choose the next leader (American 'Deal and lead')"
+        )
+
+    def _jaques_winner(self, prev: HandState) -> NextSetter:
+        rules = self.rules
+        why = "the winner of the hand leads the next (Jaques 'Setting up' step 4)"
+        side: int | None = None
+        default: int | None = None
+        if prev.how in (WON, RENEGE) and prev.winner() is not None:
+            side, default = prev.winner(), prev.win_seat
+        elif prev.how == BLOCKED and prev.settlement is not None:
+            side = prev.settlement.to
+        if side is None:
+            return NextSetter(None, None, "the hand has no winner, so the players choose the next leader")
+        seats = rules.seats_of(side)
+        if default is None and len(seats) == 1:
+            default = seats[0]
+        return NextSetter(default, frozenset(seats), why)
+
+    # -- playing ---------------------------------------------------------------
+
+    def start_hand(self, setter: int | None = None) -> HandState:
+        """Begin the next hand with ``setter`` (or the seat the rules give).
+
+        Raises IllegalEventError when the previous hand is not finished, when
+        the rules leave the choice open and no setter is named, or when the
+        named setter is not the one the rules give.
+        """
+        prev = self.current
+        if prev is not None and not prev.finished:
+            if prev.needs_settlement:
+                raise IllegalEventError(
+                    f"hand {prev.number} ended ({prev.how}) and must be settled with the remaining tiles first"
+                )
+            raise IllegalEventError(f"hand {prev.number} has not ended yet")
+        nxt = self.next_setter()
+        if setter is None:
+            if nxt.default is None:
+                raise IllegalEventError(f"the setter must be named: {nxt.reason}")
+            setter = nxt.default
+        if not 0 <= setter < self.rules.players:
+            raise IllegalEventError(f"there is no seat {setter}; seats are 0 to {self.rules.players - 1}")
+        if nxt.allowed is not None and setter not in nxt.allowed:
+            seats = " or ".join(f"seat {s}" for s in sorted(nxt.allowed))
+            raise IllegalEventError(f"the setter should be {seats}, not seat {setter}: {nxt.reason}")
+        hand = HandState(
+            self.rules,
+            setter=setter,
+            scores_before=self.scores,
+            number=len(self.hands) + 1,
+            game=self.game,
+        )
+        self.hands.append(hand)
+        return hand
+
+    def apply(self, event: Event) -> dict[str, Any]:
+        """Offer one event to the current hand; see ``HandState.apply``.
+
+        Raises IllegalEventError when there is no hand under way or the rules
+        refuse the event; the match is then unchanged.
+        """
+        hand = self.current
+        if hand is None:
+            raise IllegalEventError("no hand has been started: name the setter first")
+        return hand.apply(event)
+
+    def settle(self, remaining: object) -> Settlement:
+        """Settle the current hand with each seat's remaining tiles or pip total.
+
+        Raises IllegalEventError when the hand did not end by going out or a
+        block, or the remaining tiles are impossible.
+        """
+        hand = self.current
+        if hand is None:
+            raise IllegalEventError("no hand has been started")
+        return hand.settle(remaining)
+
+    def undo(self) -> str:
+        """Take back the last step: a settlement, the last event, or an empty hand.
+
+        Returns what was undone, in words. Raises IllegalEventError when there
+        is nothing to undo.
+        """
+        hand = self.current
+        if hand is None:
+            raise IllegalEventError("there is nothing to undo")
+        if hand.settlement is not None:
+            hand.settlement, hand.remaining = None, None
+            return f"the settlement of hand {hand.number}"
+        if not hand.events:
+            self.hands.pop()
+            return f"the start of hand {hand.number}"
+        self.hands[-1] = rebuilt = HandState(
+            self.rules, setter=hand.setter, scores_before=hand.scores_before, number=hand.number, game=hand.game
+        )
+        for event in hand.events[:-1]:
+            rebuilt.apply(event)
+        return f"event {len(hand.events)} of hand {hand.number}"
+
+    # -- results ---------------------------------------------------------------
+
+    def _game_result(self, number: int, winner: int, scores: tuple[int, ...]) -> GameResult:
+        if not self.rules.game_points:
+            return GameResult(number, winner, scores, None, None)
+        losers = [side for side in range(self.rules.sides) if side != winner]
+        # Smartt §14: points by the loser's final score; with three players both losers count.
+        points = sum(game_points_for(scores[side]) for side in losers)
+        rubed = tuple(side for side in losers if is_rubed(scores[side]))
+        return GameResult(number, winner, scores, points, rubed)
+
+    def to_record(self) -> dict[str, Any]:
+        """This match as a sniff-record/1 object (records.md §1) that replays to the same state."""
+        hands = []
+        for hand in self.hands:
+            entry: dict[str, Any] = {"setter": hand.setter, "events": [e.to_dict() for e in hand.events]}
+            if hand.remaining is not None:
+                entry["remaining"] = hand.remaining
+            hands.append(entry)
+        record: dict[str, Any] = {
+            "format": "sniff-record/1",
+            "rules": self.rules.name,
+            "options": dict(self.rules.options),
+            "players": list(self.players),
+            "hands": hands,
+        }
+        return record
