@@ -1,0 +1,28 @@
+"""The persistent store: matches, their event logs and audit trail, on SQLite or PostgreSQL.
+
+The event log is the truth; every state is rebuilt by replaying it through
+the rules engine. See docs/store.md.
+"""
+
+from scorepad.store.errors import (
+    MatchFinished,
+    NothingToUndo,
+    StoreConflict,
+    StoreError,
+    UnknownMatch,
+)
+from scorepad.store.store import AuditItem, BrokenLog, Store, open_store
+from scorepad.store.summary import MatchSummary
+
+__all__ = [
+    "AuditItem",
+    "BrokenLog",
+    "MatchFinished",
+    "MatchSummary",
+    "NothingToUndo",
+    "Store",
+    "StoreConflict",
+    "StoreError",
+    "UnknownMatch",
+    "open_store",
+]

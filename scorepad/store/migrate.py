@@ -1,0 +1,41 @@
+"""Applying the Alembic migrations (the only way the schema is created)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.engine import Engine
+
+from scorepad.store.db import writer
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def alembic_config() -> Config:
+    """An Alembic configuration pointing at the store's migrations."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Bring the database up to ``revision`` in one transaction.
+
+    A crash half way leaves the previous schema (DDL is transactional on both
+    SQLite and PostgreSQL). Raises SQLAlchemy's errors if the database cannot
+    be reached or written.
+    """
+    config = alembic_config()
+    with writer(engine).begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+
+def downgrade(engine: Engine, revision: str = "base") -> None:
+    """Take the database down to ``revision`` (for tests and developers)."""
+    config = alembic_config()
+    with writer(engine).begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)

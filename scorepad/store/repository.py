@@ -1,0 +1,293 @@
+"""Database functions of the store: one small query or write each.
+
+Every function takes keyword-only arguments and the session it works in; the
+caller (``scorepad.store.store``) owns the transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Insert, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlmodel import Session, col
+
+from scorepad.store.errors import StoreConflict, UnknownMatch
+from scorepad.store.log import Entry
+from scorepad.store.models import AuditEntry, Hand, LogEntry, Match, Player, Seat, as_utc
+
+# PostgreSQL states that mean "another transaction got in the way; retry":
+# unique violation, serialization failure, deadlock, lock not available.
+_PG_CONFLICT_STATES = {"23505", "40001", "40P01", "55P03"}
+
+
+@dataclass(frozen=True)
+class MatchHeader:
+    """The fixed facts of a match and its current revision."""
+
+    id: int
+    rules: str
+    options: dict[str, Any]
+    players: list[str]
+    created_at: datetime
+    finished_at: datetime | None
+    revision: int
+
+
+def _is_conflict(err: DBAPIError) -> bool:
+    state = getattr(err.orig, "sqlstate", None)
+    if state is not None:
+        return state in _PG_CONFLICT_STATES
+    text = str(err.orig).lower()
+    return "unique constraint failed" in text or "database is locked" in text or "busy" in text
+
+
+@contextmanager
+def conflicts_reported() -> Iterator[None]:
+    """Turn the database's "someone else wrote first" errors into ``StoreConflict``.
+
+    A taken sequence number or hand number (UNIQUE), an SQLite writer that
+    waited past the busy timeout, a PostgreSQL serialization failure or
+    deadlock. Other database errors pass through unchanged.
+    """
+    try:
+        yield
+    except (IntegrityError, OperationalError) as err:
+        if _is_conflict(err):
+            raise StoreConflict(
+                "another device wrote to this match first; reload it and try again"
+            ) from err
+        raise
+
+
+def _insert_ignoring_duplicates(session: Session, table: Any) -> Insert:
+    if session.get_bind().dialect.name == "postgresql":
+        return postgresql.insert(table).on_conflict_do_nothing()
+    return sqlite.insert(table).on_conflict_do_nothing()
+
+
+def ensure_players(*, session: Session, names: Sequence[str], now: datetime) -> list[int]:
+    """The ids of the named players, creating those not stored yet (in seat order)."""
+    wanted = list(dict.fromkeys(names))
+    session.execute(
+        _insert_ignoring_duplicates(session, Player.__table__),
+        [{"name": name, "created_at": now} for name in wanted],
+    )
+    ids = dict(
+        session.execute(select(Player.name, Player.id).where(col(Player.name).in_(wanted))).all()
+    )
+    return [ids[name] for name in names]
+
+
+def create_match(
+    *,
+    session: Session,
+    rules: str,
+    options: dict[str, Any],
+    players: Sequence[str],
+    device: str | None,
+    status: str,
+    summary: dict[str, Any],
+    now: datetime,
+    revision: int = 0,
+) -> int:
+    """Store a new match with its seats; returns its id.
+
+    ``revision`` is the number of writes it starts with (an import writes its
+    whole log at once).
+    """
+    match = Match(
+        rules=rules,
+        options=options,
+        created_at=now,
+        device=device,
+        revision=revision,
+        status=status,
+        summary=summary,
+    )
+    session.add(match)
+    session.flush()
+    assert match.id is not None
+    player_ids = ensure_players(session=session, names=players, now=now)
+    session.add_all(
+        Seat(match_id=match.id, seat=seat, player_id=player_id)
+        for seat, player_id in enumerate(player_ids)
+    )
+    return match.id
+
+
+def match_header(*, session: Session, match_id: int) -> MatchHeader:
+    """The match's fixed facts and revision. Raises ``UnknownMatch``."""
+    row = session.execute(
+        select(
+            Match.id, Match.rules, Match.options, Match.created_at,
+            Match.finished_at, Match.revision,
+        ).where(col(Match.id) == match_id)
+    ).first()
+    if row is None:
+        raise UnknownMatch(match_id)
+    players = session.execute(
+        select(Player.name)
+        .join(Seat, col(Seat.player_id) == col(Player.id))
+        .where(col(Seat.match_id) == match_id)
+        .order_by(col(Seat.seat))
+    ).scalars().all()
+    return MatchHeader(
+        id=row.id,
+        rules=row.rules,
+        options=dict(row.options or {}),
+        players=list(players),
+        created_at=as_utc(row.created_at) or row.created_at,
+        finished_at=as_utc(row.finished_at),
+        revision=row.revision,
+    )
+
+
+def current_revision(*, session: Session, match_id: int) -> int:
+    """The match's revision (bumped by every write). Raises ``UnknownMatch``."""
+    revision = session.execute(
+        select(Match.revision).where(col(Match.id) == match_id)
+    ).scalar_one_or_none()
+    if revision is None:
+        raise UnknownMatch(match_id)
+    return revision
+
+
+def read_log(*, session: Session, match_id: int) -> list[Entry]:
+    """Every log entry of the match, in the order they were written."""
+    rows = session.execute(
+        select(Hand.number, LogEntry.seq, LogEntry.revision, LogEntry.kind, LogEntry.payload)
+        .join(Hand, col(LogEntry.hand_id) == col(Hand.id))
+        .where(col(Hand.match_id) == match_id)
+        .order_by(col(LogEntry.revision))
+    ).all()
+    return [Entry(hand=r[0], seq=r[1], revision=r[2], kind=r[3], payload=r[4]) for r in rows]
+
+
+def hand_id(*, session: Session, match_id: int, number: int, now: datetime) -> int:
+    """The id of hand ``number`` of the match, creating its row the first time.
+
+    Two writers creating the same hand collide on UNIQUE(match_id, number).
+    """
+    found = session.execute(
+        select(Hand.id).where(col(Hand.match_id) == match_id, col(Hand.number) == number)
+    ).scalar_one_or_none()
+    if found is not None:
+        return found
+    hand = Hand(match_id=match_id, number=number, created_at=now)
+    session.add(hand)
+    session.flush()
+    assert hand.id is not None
+    return hand.id
+
+
+def append_entry(
+    *,
+    session: Session,
+    hand_id: int,
+    seq: int,
+    revision: int,
+    kind: str,
+    payload: dict[str, Any],
+    device: str | None,
+    now: datetime,
+) -> int:
+    """Append one entry to a hand's log; returns its id.
+
+    Raises SQLAlchemy's ``IntegrityError`` when ``seq`` is taken in that hand
+    (inside ``conflicts_reported`` it becomes ``StoreConflict``).
+    """
+    entry = LogEntry(
+        hand_id=hand_id, seq=seq, revision=revision, kind=kind,
+        payload=payload, device=device, created_at=now,
+    )
+    session.add(entry)
+    session.flush()
+    assert entry.id is not None
+    return entry.id
+
+
+def append_entries(*, session: Session, rows: Sequence[dict[str, Any]]) -> None:
+    """Append many log entries at once (an import); each row has every column but ``id``."""
+    if rows:
+        session.execute(insert(LogEntry.__table__), list(rows))  # type: ignore[arg-type]
+
+
+def advance_revision(
+    *,
+    session: Session,
+    match_id: int,
+    expected: int,
+    to: int,
+    status: str,
+    summary: dict[str, Any],
+    finished_at: datetime | None = None,
+) -> None:
+    """Move the match from revision ``expected`` to ``to`` and refresh its listing cache.
+
+    Compare-and-set: raises ``StoreConflict`` if another writer moved the
+    revision since ``expected`` was read.
+    """
+    values: dict[str, Any] = {"revision": to, "status": status, "summary": summary}
+    if finished_at is not None:
+        values["finished_at"] = finished_at
+    result = session.execute(
+        update(Match)
+        .where(col(Match.id) == match_id, col(Match.revision) == expected)
+        .values(**values)
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise StoreConflict("another device wrote to this match first; reload it and try again")
+
+
+def add_audit(
+    *,
+    session: Session,
+    match_id: int,
+    action: str,
+    device: str | None,
+    now: datetime,
+    event_id: int | None = None,
+    hand: int | None = None,
+    seq: int | None = None,
+    detail: dict[str, Any] | None = None,
+) -> None:
+    """Record who did what to the match, and when."""
+    session.add(
+        AuditEntry(
+            match_id=match_id, event_id=event_id, action=action, hand=hand,
+            seq=seq, detail=detail or {}, at=now, device=device,
+        )
+    )
+
+
+def read_audit(*, session: Session, match_id: int) -> list[AuditEntry]:
+    """The match's audit entries, oldest first."""
+    return list(
+        session.execute(
+            select(AuditEntry).where(col(AuditEntry.match_id) == match_id)
+            .order_by(col(AuditEntry.id))
+        ).scalars()
+    )
+
+
+def listing_rows(*, session: Session) -> list[Any]:
+    """Id, rules, times, status and cached summary of every match, newest first."""
+    return list(
+        session.execute(
+            select(
+                Match.id, Match.rules, Match.created_at, Match.finished_at,
+                Match.status, Match.summary,
+            ).order_by(col(Match.id).desc())
+        ).all()
+    )
+
+
+def count_matches(*, session: Session) -> int:
+    """How many matches are stored."""
+    return session.execute(select(func.count()).select_from(Match)).scalar_one()

@@ -1,0 +1,89 @@
+"""Where the data lives: choosing the database URL.
+
+Order of precedence: an explicit URL (``--db``), then ``SCOREPAD_DATABASE_URL``,
+then an SQLite file in the app's data directory.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from platformdirs import user_data_dir
+from pydantic import field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
+
+APP_NAME = "scorepad"
+DB_FILE_NAME = "scorepad.db"
+
+
+class StoreSettings(BaseSettings):
+    """Settings read from the environment (prefix ``SCOREPAD_``)."""
+
+    model_config = SettingsConfigDict(env_prefix="SCOREPAD_", extra="ignore")
+
+    database_url: str | None = None
+    # FULL fsyncs the WAL on every commit, so an entry survives a power cut
+    # (a phone whose battery dies), not only a crashed process.
+    sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
+    # How long a writer waits for another device's transaction before it
+    # reports a conflict.
+    busy_timeout_ms: int = 5000
+
+    @field_validator("database_url")
+    @classmethod
+    def _check_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        normalize_url(value)
+        return value.strip()
+
+
+def data_dir() -> Path:
+    """The directory for the default database file.
+
+    A packaged Flet app gets its own storage directory through
+    ``FLET_APP_STORAGE_DATA``; elsewhere platformdirs' user data directory.
+    """
+    flet_dir = os.environ.get("FLET_APP_STORAGE_DATA")
+    if flet_dir:
+        return Path(flet_dir)
+    return Path(user_data_dir(APP_NAME, appauthor=False))
+
+
+def default_url() -> str:
+    """The SQLite URL of the default database file (the directory is created)."""
+    directory = data_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{directory / DB_FILE_NAME}"
+
+
+def normalize_url(url: str) -> URL:
+    """Turn what a user typed into a SQLAlchemy URL.
+
+    A bare path is an SQLite file; ``postgres://`` and ``postgresql://`` use
+    psycopg 3, the only PostgreSQL driver installed. Raises ``ValueError`` for
+    a URL that is neither SQLite nor PostgreSQL or cannot be parsed.
+    """
+    text = url.strip()
+    if "://" not in text:
+        return make_url(f"sqlite:///{Path(text).expanduser()}")
+    try:
+        parsed = make_url(text)
+    except ArgumentError as err:
+        raise ValueError(f"cannot read database URL {text!r}") from err
+    backend = parsed.get_backend_name()
+    if backend in ("postgres", "postgresql"):
+        return parsed.set(drivername="postgresql+psycopg")
+    if backend == "sqlite":
+        return parsed
+    raise ValueError(f"unsupported database {backend!r}: use an SQLite path or a PostgreSQL URL")
+
+
+def resolve_url(url: str | None = None, settings: StoreSettings | None = None) -> URL:
+    """The database to open: ``url``, else ``SCOREPAD_DATABASE_URL``, else the default file."""
+    chosen = url or (settings or StoreSettings()).database_url or default_url()
+    return normalize_url(chosen)

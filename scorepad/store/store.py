@@ -1,0 +1,520 @@
+"""The store: what the table app, the command line and imports call.
+
+Every write goes through the rules engine first: the match's state is rebuilt
+from its log (or taken from this store's cache when the log has not moved),
+the entry is offered to the engine, and only an accepted entry is written, in
+one transaction together with its audit line and the refreshed listing cache.
+
+Two devices writing to one match are kept apart optimistically: a write
+commits only if the hand's next sequence number is still free (UNIQUE) and the
+match's revision is still the one the state was built from (compare-and-set).
+The loser gets ``StoreConflict`` and nothing of its write is stored.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from scorepad.rules import (
+    Event,
+    MatchState,
+    Record,
+    SniffError,
+    event_from_dict,
+    load_record,
+    make_ruleset,
+    parse_record,
+    replay,
+)
+from scorepad.store import repository as repo
+from scorepad.store.db import make_engine, session_scope, writer
+from scorepad.store.errors import MatchFinished, NothingToUndo, StoreError
+from scorepad.store.log import Entry, FoldedLog, fold
+from scorepad.store.migrate import upgrade
+from scorepad.store.models import REDO, SETTLE, START, UNDO, as_utc, utcnow
+from scorepad.store.settings import StoreSettings, resolve_url
+from scorepad.store.summary import FINISHED, MatchSummary, status_of, summarize, summary_from_row
+
+RECORD_FORMAT = "sniff-record/1"
+# Matches whose replayed state is kept in memory (the ones on the table now).
+CACHE_SIZE = 32
+
+
+class BrokenLog(StoreError):
+    """A stored log no longer replays through the rules (a rules change, or tampering)."""
+
+
+@dataclass(frozen=True)
+class AuditItem:
+    """One line of a match's audit trail: what was done, when, from which device."""
+
+    at: datetime
+    action: str
+    device: str | None
+    hand: int | None
+    seq: int | None
+    detail: dict[str, Any]
+
+
+@dataclass
+class _Loaded:
+    """A match as this store last saw it: its log and the state it replays to."""
+
+    header: repo.MatchHeader
+    entries: list[Entry]
+    log: FoldedLog
+    state: MatchState
+
+
+@dataclass(frozen=True)
+class _Change:
+    """One entry a write adds, and the state the match will then be in."""
+
+    hand: int
+    kind: str
+    payload: dict[str, Any]
+    state: MatchState
+    action: str
+    log: FoldedLog | None = None
+
+
+def _event_kind(event: Event) -> str:
+    return type(event).__name__.lower()
+
+
+def _as_event(event: Event | dict[str, Any]) -> Event:
+    if isinstance(event, dict):
+        return event_from_dict(event)
+    if not isinstance(event, Event):  # type: ignore[arg-type, misc]
+        raise TypeError(f"not an event: {event!r}")
+    return event
+
+
+def _entries_in_state(state: MatchState) -> int:
+    # One start per hand, its events, and its settlement if it had one.
+    return sum(1 + len(h.events) + (h.settlement is not None) for h in state.hands)
+
+
+def rebuild(header: repo.MatchHeader, log: FoldedLog) -> MatchState:
+    """Replay what stands of a match's log through the rules engine.
+
+    Raises ``BrokenLog`` if the engine refuses a stored entry.
+    """
+    rules = make_ruleset(header.rules, len(header.players), header.options)
+    state = MatchState(rules, list(header.players))
+    for number, entries in log.started_hands():
+        entry = entries[0]
+        try:
+            state.start_hand(entry.payload.get("setter"))
+            for entry in entries[1:]:
+                if entry.kind == SETTLE:
+                    state.settle(entry.payload["remaining"])
+                else:
+                    state.apply(event_from_dict(entry.payload))
+        except SniffError as err:
+            raise BrokenLog(
+                f"match {header.id} hand {number} entry {entry.seq} no longer replays: {err}"
+            ) from err
+    return state
+
+
+class Store:
+    """A score-pad's persistent store on one database (SQLite file or PostgreSQL).
+
+    States returned by this class are the store's working copies: read them,
+    do not ``apply`` to them (a changed copy is noticed and rebuilt from the
+    log, at the cost of a replay).
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._writer = writer(engine)
+        # PostgreSQL: the revision and the log must come from one snapshot.
+        self._reader = (
+            engine.execution_options(isolation_level="REPEATABLE READ")
+            if engine.dialect.name == "postgresql"
+            else engine
+        )
+        self._cache: OrderedDict[int, _Loaded] = OrderedDict()
+        self._lock = threading.RLock()
+
+    def close(self) -> None:
+        """Release the database connections."""
+        with self._lock:
+            self._cache.clear()
+            self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    # -- matches ---------------------------------------------------------------
+
+    def create_match(
+        self,
+        rules: str = "smartt",
+        options: dict[str, Any] | None = None,
+        players: Sequence[str] | None = None,
+        *,
+        device: str | None = None,
+    ) -> int:
+        """Store a new match with no hands yet; returns its id.
+
+        The rules, options and players are checked as a record's would be:
+        raises the engine's ``RecordFormatError`` (unknown rules or option,
+        players not 2 to 4 names) or ``IllegalRecordError`` (options that
+        cannot go together).
+        """
+        record = parse_record(
+            {
+                "format": RECORD_FORMAT,
+                "rules": rules,
+                "options": options or {},
+                "players": list(players) if isinstance(players, (list, tuple)) else players,
+                "hands": [],
+            }
+        )
+        state = MatchState(record.rules, list(record.players))
+        now = utcnow()
+        with self._lock, repo.conflicts_reported(), session_scope(self._writer) as session:
+            match_id = repo.create_match(
+                session=session, rules=record.rules.name, options=dict(record.rules.options),
+                players=record.players, device=device, status=status_of(state),
+                summary=summarize(state), now=now,
+            )
+            repo.add_audit(
+                session=session, match_id=match_id, action="create", device=device, now=now,
+                detail={"rules": record.rules.name, "options": dict(record.rules.options),
+                        "players": list(record.players)},
+            )
+        return match_id
+
+    def load(self, match_id: int) -> MatchState:
+        """The match's state now, rebuilt from its log (resume).
+
+        Raises ``UnknownMatch`` and ``BrokenLog``.
+        """
+        with self._lock:
+            return self._view(match_id).state
+
+    def list_matches(self) -> list[MatchSummary]:
+        """Every stored match, newest first, from the listing cache."""
+        with session_scope(self._reader) as session:
+            return [summary_from_row(row) for row in repo.listing_rows(session=session)]
+
+    def audit(self, match_id: int) -> list[AuditItem]:
+        """The match's audit trail, oldest first. Raises ``UnknownMatch``."""
+        with session_scope(self._reader) as session:
+            repo.current_revision(session=session, match_id=match_id)
+            return [
+                AuditItem(
+                    at=as_utc(row.at) or row.at, action=row.action, device=row.device,
+                    hand=row.hand, seq=row.seq, detail=dict(row.detail or {}),
+                )
+                for row in repo.read_audit(session=session, match_id=match_id)
+            ]
+
+    # -- entries ---------------------------------------------------------------
+
+    def start_hand(
+        self, match_id: int, setter: int | None = None, *, device: str | None = None
+    ) -> MatchState:
+        """Start the next hand with ``setter`` (None where the rules fix it).
+
+        Raises the engine's ``IllegalEventError`` (previous hand not over,
+        wrong setter), ``UnknownMatch``, ``MatchFinished``, ``StoreConflict``.
+        """
+
+        def plan(loaded: _Loaded) -> _Change:
+            hand = loaded.state.start_hand(setter)
+            return _Change(hand.number, START, {"setter": setter}, loaded.state, "start")
+
+        return self._write(match_id, plan, device=device)
+
+    def append(
+        self, match_id: int, event: Event | dict[str, Any], *, device: str | None = None
+    ) -> MatchState:
+        """Append one event (a ``Play``, ``Draw``... or its record dict) to the current hand.
+
+        The engine checks it against the hand first; a refused event writes
+        nothing and raises the engine's ``IllegalEventError``. Also raises
+        ``UnknownMatch``, ``MatchFinished`` and ``StoreConflict``.
+        """
+        checked = _as_event(event)
+
+        def plan(loaded: _Loaded) -> _Change:
+            loaded.state.apply(checked)
+            hand = loaded.state.current
+            assert hand is not None
+            return _Change(
+                hand.number, _event_kind(checked), checked.to_dict(), loaded.state, "append"
+            )
+
+        return self._write(match_id, plan, device=device)
+
+    def settle(self, match_id: int, remaining: Any, *, device: str | None = None) -> MatchState:
+        """Settle the current hand with each seat's remaining tiles or pips (records.md §4).
+
+        Raises the engine's ``IllegalEventError``, ``UnknownMatch``,
+        ``MatchFinished`` and ``StoreConflict``.
+        """
+        # A JSON round trip: what is validated is exactly what will be stored.
+        remaining = json.loads(json.dumps(remaining))
+
+        def plan(loaded: _Loaded) -> _Change:
+            loaded.state.settle(remaining)
+            hand = loaded.state.current
+            assert hand is not None
+            return _Change(hand.number, SETTLE, {"remaining": remaining}, loaded.state, "settle")
+
+        return self._write(match_id, plan, device=device)
+
+    def undo(self, match_id: int, *, device: str | None = None) -> MatchState:
+        """Take back the last standing entry (an event, a settlement or a hand's start).
+
+        The undo is itself a log entry and an audit line; nothing is deleted.
+        Raises ``NothingToUndo``, ``UnknownMatch``, ``MatchFinished``, ``StoreConflict``.
+        """
+
+        def plan(loaded: _Loaded) -> _Change:
+            target = loaded.log.undo_target()
+            if target is None:
+                raise NothingToUndo("there is nothing to undo")
+            return self._correction(loaded, UNDO, target)
+
+        return self._write(match_id, plan, device=device)
+
+    def redo(self, match_id: int, *, device: str | None = None) -> MatchState:
+        """Put back the entry most recently undone, if nothing was entered since.
+
+        Raises ``NothingToUndo``, ``UnknownMatch``, ``MatchFinished``, ``StoreConflict``.
+        """
+
+        def plan(loaded: _Loaded) -> _Change:
+            target = loaded.log.redo_target()
+            if target is None:
+                raise NothingToUndo("there is nothing to redo")
+            return self._correction(loaded, REDO, target)
+
+        return self._write(match_id, plan, device=device)
+
+    def finish(self, match_id: int, *, device: str | None = None) -> None:
+        """Close the match: it is listed as finished and takes no more entries.
+
+        Raises ``UnknownMatch`` and ``StoreConflict``; finishing twice is harmless.
+        """
+        with self._lock:
+            loaded = self._view(match_id)
+            if loaded.header.finished_at is not None:
+                return
+            now = utcnow()
+            header = loaded.header
+            try:
+                with repo.conflicts_reported(), session_scope(self._writer) as session:
+                    repo.advance_revision(
+                        session=session, match_id=match_id, expected=header.revision,
+                        to=header.revision + 1, status=FINISHED,
+                        summary=summarize(loaded.state), finished_at=now,
+                    )
+                    repo.add_audit(session=session, match_id=match_id, action="finish",
+                                   device=device, now=now)
+            except BaseException:
+                self._cache.pop(match_id, None)
+                raise
+            loaded.header = replace(header, revision=header.revision + 1, finished_at=now)
+
+    # -- records ---------------------------------------------------------------
+
+    def import_record(
+        self, obj_or_text: str | bytes | dict[str, Any] | Record, *, device: str | None = None
+    ) -> int:
+        """Store a whole sniff-record/1 as a new match; returns its id.
+
+        The record is replayed through the engine first; only a record the
+        rules accept is stored, all of it in one transaction. Raises the
+        engine's ``RecordFormatError`` (not a readable record) or
+        ``IllegalRecordError`` (the rules refuse it); nothing is then written.
+        """
+        if isinstance(obj_or_text, Record):
+            record = obj_or_text
+        elif isinstance(obj_or_text, (str, bytes)):
+            record = load_record(obj_or_text)
+        else:
+            record = parse_record(obj_or_text)
+        state = replay(record)
+        log: list[tuple[int, str, dict[str, Any]]] = []
+        for number, (hand, played) in enumerate(zip(record.hands, state.hands, strict=True), 1):
+            log.append((number, START, {"setter": hand.setter}))
+            log.extend((number, _event_kind(e), e.to_dict()) for e in hand.events)
+            # Only a hand the rules settled keeps its 'remaining' (replay
+            # ignores it after a renege, a win or a void).
+            if played.settlement is not None:
+                log.append((number, SETTLE, {"remaining": played.remaining}))
+        now = utcnow()
+        with self._lock, repo.conflicts_reported(), session_scope(self._writer) as session:
+            match_id = repo.create_match(
+                session=session, rules=record.rules.name, options=dict(record.rules.options),
+                players=record.players, device=device, status=status_of(state),
+                summary=summarize(state), now=now, revision=len(log),
+            )
+            hand_ids = {
+                number: repo.hand_id(session=session, match_id=match_id, number=number, now=now)
+                for number in range(1, len(record.hands) + 1)
+            }
+            seqs: dict[int, int] = {}
+            rows = []
+            for revision, (number, kind, payload) in enumerate(log, 1):
+                seqs[number] = seqs.get(number, 0) + 1
+                rows.append({
+                    "hand_id": hand_ids[number], "seq": seqs[number], "revision": revision,
+                    "kind": kind, "payload": payload, "created_at": now, "device": device,
+                })
+            repo.append_entries(session=session, rows=rows)
+            repo.add_audit(
+                session=session, match_id=match_id, action="import", device=device, now=now,
+                detail={"hands": len(record.hands), "entries": len(log)},
+            )
+        return match_id
+
+    def export_record(self, match_id: int) -> dict[str, Any]:
+        """The match as a sniff-record/1 object, from what stands in its log.
+
+        It replays (``replay(parse_record(...))``) to the stored match's state.
+        Raises ``UnknownMatch`` and ``BrokenLog``.
+        """
+        with self._lock:
+            loaded = self._view(match_id)
+        return {
+            "format": RECORD_FORMAT,
+            "rules": loaded.header.rules,
+            "options": dict(loaded.header.options),
+            "players": list(loaded.header.players),
+            "hands": loaded.log.record_hands(),
+        }
+
+    # -- internals ---------------------------------------------------------------
+
+    def _view(self, match_id: int) -> _Loaded:
+        """The match as stored now: from the cache if its revision has not moved."""
+        with session_scope(self._reader) as session:
+            revision = repo.current_revision(session=session, match_id=match_id)
+            cached = self._cache.get(match_id)
+            if (
+                cached is not None
+                and cached.header.revision == revision
+                and cached.log.standing_count() == _entries_in_state(cached.state)
+            ):
+                self._cache.move_to_end(match_id)
+                return cached
+            header = repo.match_header(session=session, match_id=match_id)
+            entries = repo.read_log(session=session, match_id=match_id)
+        log = fold(entries)
+        loaded = _Loaded(header=header, entries=entries, log=log, state=rebuild(header, log))
+        self._remember(loaded)
+        return loaded
+
+    def _remember(self, loaded: _Loaded) -> None:
+        self._cache[loaded.header.id] = loaded
+        self._cache.move_to_end(loaded.header.id)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+    def _correction(self, loaded: _Loaded, kind: str, target: Entry) -> _Change:
+        """An undo or redo of ``target``: the entry, and the state once it stands."""
+        entry = Entry(
+            hand=target.hand, seq=loaded.log.next_seq(target.hand),
+            revision=loaded.header.revision + 1, kind=kind, payload={"seq": target.seq},
+        )
+        log = fold([*loaded.entries, entry])
+        return _Change(
+            target.hand, kind, entry.payload, rebuild(loaded.header, log), kind, log=log
+        )
+
+    def _write(self, match_id: int, plan: Any, *, device: str | None) -> MatchState:
+        """Validate one entry with ``plan`` and store it; returns the new state.
+
+        ``plan(loaded)`` asks the engine and may change the cached state, so
+        on any failure the cache entry is dropped and rebuilt from the log
+        next time: the store never trusts a state it did not commit.
+        """
+        with self._lock:
+            loaded = self._view(match_id)
+            if loaded.header.finished_at is not None:
+                raise MatchFinished(f"match {match_id} is finished and takes no more entries")
+            try:
+                change: _Change = plan(loaded)
+                entry = self._commit(loaded, change, device=device)
+            except BaseException:
+                self._cache.pop(match_id, None)
+                raise
+            loaded.entries.append(entry)
+            if change.log is not None:
+                loaded.log = change.log
+            else:
+                loaded.log.add(entry)
+            loaded.state = change.state
+            loaded.header = replace(loaded.header, revision=entry.revision)
+            return loaded.state
+
+    def _commit(self, loaded: _Loaded, change: _Change, *, device: str | None) -> Entry:
+        header = loaded.header
+        entry = Entry(
+            hand=change.hand, seq=loaded.log.next_seq(change.hand),
+            revision=header.revision + 1, kind=change.kind, payload=change.payload,
+        )
+        detail: dict[str, Any] = {"kind": change.kind, "payload": change.payload}
+        if change.kind in (UNDO, REDO):
+            target = next(
+                e for e in loaded.entries
+                if e.hand == change.hand and e.seq == change.payload["seq"]
+            )
+            detail["target"] = {"kind": target.kind, "payload": target.payload}
+        now = utcnow()
+        with repo.conflicts_reported(), session_scope(self._writer) as session:
+            hand_id = repo.hand_id(
+                session=session, match_id=header.id, number=entry.hand, now=now
+            )
+            # The insert comes first: when two writers race for one hand it is
+            # the UNIQUE(hand_id, seq) constraint that decides who wins.
+            event_id = repo.append_entry(
+                session=session, hand_id=hand_id, seq=entry.seq, revision=entry.revision,
+                kind=entry.kind, payload=entry.payload, device=device, now=now,
+            )
+            repo.advance_revision(
+                session=session, match_id=header.id, expected=header.revision,
+                to=entry.revision, status=status_of(change.state),
+                summary=summarize(change.state),
+            )
+            repo.add_audit(
+                session=session, match_id=header.id, action=change.action, device=device,
+                now=now, event_id=event_id, hand=entry.hand, seq=entry.seq, detail=detail,
+            )
+        return entry
+
+
+def open_store(url: str | None = None, *, settings: StoreSettings | None = None) -> Store:
+    """Open the store, bringing its schema up to date (Alembic; never ``create_all``).
+
+    ``url``: an SQLAlchemy URL or an SQLite file path; None takes
+    ``SCOREPAD_DATABASE_URL``, else the SQLite file in the user's data
+    directory. Raises ``ValueError`` for an unusable URL and SQLAlchemy's
+    ``OperationalError`` when the database cannot be reached.
+    """
+    settings = settings or StoreSettings()
+    engine = make_engine(resolve_url(url, settings), settings)
+    try:
+        upgrade(engine)
+    except BaseException:
+        engine.dispose()
+        raise
+    return Store(engine)
