@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from alembic import command
@@ -11,6 +12,10 @@ from sqlalchemy.engine import Engine
 from scorepad.store.db import writer
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+# Alembic keeps its running context in module globals, so two threads of one
+# process must not migrate at once. Separate processes are kept apart by the
+# database (BEGIN IMMEDIATE on SQLite, an advisory lock on PostgreSQL).
+_ALEMBIC = threading.Lock()
 
 
 def alembic_config() -> Config:
@@ -28,7 +33,7 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     be reached or written.
     """
     config = alembic_config()
-    with writer(engine).begin() as connection:
+    with _ALEMBIC, writer(engine).begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
 
@@ -36,6 +41,6 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
 def downgrade(engine: Engine, revision: str = "base") -> None:
     """Take the database down to ``revision`` (for tests and developers)."""
     config = alembic_config()
-    with writer(engine).begin() as connection:
+    with _ALEMBIC, writer(engine).begin() as connection:
         config.attributes["connection"] = connection
         command.downgrade(config, revision)

@@ -1,0 +1,37 @@
+"""Helpers shared by the store tests: example records and a whole-store snapshot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from scorepad.store import Store
+from scorepad.store.models import metadata
+
+# The spec's examples beside the checkout; tests/data holds copies for CI.
+EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "spec" / "examples"
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def example_records() -> list[Path]:
+    """The example records (not their expected outputs), from the spec or tests/data."""
+    source = EXAMPLES if EXAMPLES.is_dir() else DATA
+    found = sorted(p for p in source.glob("*.json") if not p.name.endswith(".expected.json"))
+    assert found, f"no example records in {EXAMPLES} or {DATA}"
+    return found
+
+
+def load_json(path: Path) -> dict[str, Any]:
+    """A record file, decoded."""
+    return json.loads(path.read_text())
+
+
+def snapshot(store: Store) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every store table, to show that a refused write changed nothing."""
+    out: dict[str, list[tuple[Any, ...]]] = {}
+    with store.engine.connect() as conn:
+        for table in metadata.sorted_tables:
+            rows = conn.execute(table.select().order_by(*table.primary_key.columns)).all()
+            out[table.name] = [tuple(row) for row in rows]
+    return out
