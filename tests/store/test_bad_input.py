@@ -1,0 +1,149 @@
+"""Bad input: one plain error, and the store exactly as it was."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from store_helpers import example_records, load_json, snapshot
+
+from scorepad.rules import (
+    Draw,
+    IllegalEventError,
+    IllegalRecordError,
+    Play,
+    RecordFormatError,
+)
+from scorepad.store import Store, UnknownMatch
+
+
+def _one_plain_line(err: BaseException) -> None:
+    message = str(err)
+    assert message and "\n" not in message and "Traceback" not in message
+
+
+@pytest.fixture
+def match_id(store: Store) -> int:
+    match_id = store.create_match(rules="smartt", players=["Ann", "Bob"], device="t1")
+    store.start_hand(match_id, setter=0)
+    store.append(match_id, Play("5-5"))
+    return match_id
+
+
+class TestIllegalEntries:
+    @pytest.mark.parametrize(
+        "write",
+        [
+            lambda s, m: s.append(m, Play("6-6", at="left")),  # fits no open end
+            lambda s, m: s.append(m, Play("5-5", at="left")),  # already played
+            lambda s, m: s.append(m, {"play": "9-9"}),  # no such tile
+            lambda s, m: s.append(m, {"jump": True}),  # no such event
+            lambda s, m: s.start_hand(m, setter=1),  # the hand is not over
+            lambda s, m: s.settle(m, [[], []]),  # nor ended
+        ],
+        ids=["no-fit", "played", "no-tile", "no-event", "start-too-early", "settle-too-early"],
+    )
+    def test_refused_and_nothing_written(
+        self, store: Store, match_id: int, write: Callable[[Store, int], Any]
+    ) -> None:
+        before = snapshot(store)
+        state_before = store.load(match_id).to_record()
+        with pytest.raises(IllegalEventError) as caught:
+            write(store, match_id)
+        _one_plain_line(caught.value)
+        assert snapshot(store) == before
+        assert store.load(match_id).to_record() == state_before
+        # And the next legal entry still goes in.
+        store.append(match_id, Play("5-3", at="left", call=10))
+
+    def test_a_wrong_setter_is_refused(self, store: Store) -> None:
+        match_id = store.create_match(rules="smartt", players=["Ann", "Bob"])
+        before = snapshot(store)
+        with pytest.raises(IllegalEventError, match="seat"):
+            store.start_hand(match_id, setter=5)
+        with pytest.raises(IllegalEventError, match="setter must be named"):
+            store.start_hand(match_id)
+        assert snapshot(store) == before
+
+    @pytest.mark.parametrize(
+        ("kwargs", "error"),
+        [
+            ({"rules": "chess", "players": ["A", "B"]}, RecordFormatError),
+            ({"rules": "smartt", "players": ["A"]}, RecordFormatError),
+            ({"rules": "smartt", "players": None}, RecordFormatError),
+            ({"rules": "smartt", "options": {"colour": 1}, "players": ["A", "B"]},
+             RecordFormatError),
+            ({"rules": "smartt", "options": {"partners": True}, "players": ["A", "B"]},
+             IllegalRecordError),
+        ],
+    )
+    def test_bad_new_match(self, store: Store, kwargs: dict[str, Any], error: type) -> None:
+        before = snapshot(store)
+        with pytest.raises(error) as caught:
+            store.create_match(**kwargs)
+        _one_plain_line(caught.value)
+        assert snapshot(store) == before
+
+
+class TestBrokenImports:
+    @pytest.mark.parametrize(
+        ("text", "error"),
+        [
+            ("{not json", RecordFormatError),
+            ("[]", RecordFormatError),
+            ('{"format": "sniff-record/2", "players": ["A", "B"], "hands": []}',
+             RecordFormatError),
+            ('{"format": "sniff-record/1", "players": ["A"], "hands": []}', RecordFormatError),
+            ('{"format": "sniff-record/1", "players": ["A", "B"], "hands": {}}',
+             RecordFormatError),
+            ('{"format": "sniff-record/1", "rules": "go", "players": ["A", "B"], "hands": []}',
+             RecordFormatError),
+            ('{"format": "sniff-record/1", "players": ["A", "B"], "hands": [{"events": []}]}',
+             IllegalRecordError),
+        ],
+        ids=["not-json", "not-object", "format", "players", "hands", "rules", "no-setter"],
+    )
+    def test_unreadable_or_refused(self, store: Store, text: str, error: type) -> None:
+        before = snapshot(store)
+        with pytest.raises(error) as caught:
+            store.import_record(text)
+        _one_plain_line(caught.value)
+        assert snapshot(store) == before
+
+    def test_an_illegal_event_deep_in_a_record_stores_nothing(self, store: Store) -> None:
+        record = load_json(max(example_records(), key=lambda p: p.stat().st_size))
+        record["hands"][-1]["events"].append({"play": "0-0", "at": "up"})
+        before = snapshot(store)
+        with pytest.raises(IllegalRecordError) as caught:
+            store.import_record(json.dumps(record))
+        assert str(caught.value).startswith(f"hand {len(record['hands'])}")
+        assert snapshot(store) == before
+        assert store.list_matches() == []
+
+
+class TestUnknownMatch:
+    @pytest.mark.parametrize(
+        "call",
+        [
+            lambda s: s.load(999),
+            lambda s: s.append(999, Draw(1)),
+            lambda s: s.start_hand(999, setter=0),
+            lambda s: s.settle(999, [0, 0]),
+            lambda s: s.undo(999),
+            lambda s: s.redo(999),
+            lambda s: s.export_record(999),
+            lambda s: s.audit(999),
+            lambda s: s.finish(999),
+        ],
+        ids=["load", "append", "start", "settle", "undo", "redo", "export", "audit", "finish"],
+    )
+    def test_plain_error_store_unchanged(
+        self, store: Store, match_id: int, call: Callable[[Store], Any]
+    ) -> None:
+        before = snapshot(store)
+        with pytest.raises(UnknownMatch, match="no match with id 999 is stored") as caught:
+            call(store)
+        _one_plain_line(caught.value)
+        assert snapshot(store) == before
