@@ -59,9 +59,7 @@ def conflicts_reported() -> Iterator[None]:
         yield
     except (IntegrityError, OperationalError) as err:
         if _is_conflict(err):
-            raise StoreConflict(
-                "another device wrote to this match first; reload it and try again"
-            ) from err
+            raise StoreConflict() from err
         raise
 
 
@@ -242,7 +240,7 @@ def advance_revision(
         .values(**values)
     )
     if result.rowcount != 1:  # type: ignore[attr-defined]
-        raise StoreConflict("another device wrote to this match first; reload it and try again")
+        raise StoreConflict()
 
 
 def add_audit(

@@ -36,7 +36,7 @@ from scorepad.rules import (
 )
 from scorepad.store import repository as repo
 from scorepad.store.db import make_engine, session_scope, writer
-from scorepad.store.errors import MatchFinished, NothingToUndo, StoreError
+from scorepad.store.errors import MatchFinished, NothingToUndo, StoreConflict, StoreError
 from scorepad.store.log import Entry, FoldedLog, fold
 from scorepad.store.migrate import upgrade
 from scorepad.store.models import REDO, SETTLE, START, UNDO, as_utc, utcnow
@@ -404,17 +404,20 @@ class Store:
 
     # -- internals ---------------------------------------------------------------
 
+    def _shown(self, match_id: int) -> _Loaded | None:
+        """The match as this store last returned it, if that state is still intact."""
+        cached = self._cache.get(match_id)
+        if cached is None or cached.log.standing_count() != _entries_in_state(cached.state):
+            return None
+        self._cache.move_to_end(match_id)
+        return cached
+
     def _view(self, match_id: int) -> _Loaded:
         """The match as stored now: from the cache if its revision has not moved."""
         with session_scope(self._reader) as session:
             revision = repo.current_revision(session=session, match_id=match_id)
-            cached = self._cache.get(match_id)
-            if (
-                cached is not None
-                and cached.header.revision == revision
-                and cached.log.standing_count() == _entries_in_state(cached.state)
-            ):
-                self._cache.move_to_end(match_id)
+            cached = self._shown(match_id)
+            if cached is not None and cached.header.revision == revision:
                 return cached
             header = repo.match_header(session=session, match_id=match_id)
             entries = repo.read_log(session=session, match_id=match_id)
@@ -448,11 +451,18 @@ class Store:
         next time: the store never trusts a state it did not commit.
         """
         with self._lock:
-            loaded = self._view(match_id)
+            # Validate against the match as this store last showed it, not as
+            # it is now: if another device wrote since, the commit fails with
+            # StoreConflict instead of silently entering the same event twice.
+            loaded = self._shown(match_id) or self._view(match_id)
             if loaded.header.finished_at is not None:
                 raise MatchFinished(f"match {match_id} is finished and takes no more entries")
             try:
-                change: _Change = plan(loaded)
+                try:
+                    change: _Change = plan(loaded)
+                except (SniffError, NothingToUndo) as err:
+                    self._refusal_was_stale(loaded, err)
+                    raise
                 entry = self._commit(loaded, change, device=device)
             except BaseException:
                 self._cache.pop(match_id, None)
@@ -465,6 +475,17 @@ class Store:
             loaded.state = change.state
             loaded.header = replace(loaded.header, revision=entry.revision)
             return loaded.state
+
+    def _refusal_was_stale(self, loaded: _Loaded, err: Exception) -> None:
+        """Raise ``StoreConflict`` if the view that refused an entry is out of date.
+
+        The refusal then says nothing about the match as it is now (another
+        device has written since), so the caller should reload and retry.
+        """
+        with session_scope(self._reader) as session:
+            revision = repo.current_revision(session=session, match_id=loaded.header.id)
+        if revision != loaded.header.revision:
+            raise StoreConflict() from err
 
     def _commit(self, loaded: _Loaded, change: _Change, *, device: str | None) -> Entry:
         header = loaded.header
