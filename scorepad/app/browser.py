@@ -1,0 +1,201 @@
+"""Driving the web app in Debian's Chromium: for the end-to-end tests, screenshots and the benchmark.
+
+Needs the ``playwright`` package (a dev dependency) and ``/usr/bin/chromium``;
+never downloads a browser. Everything is found by the stable semantic
+identifiers (``flt-semantics-identifier``) that the app puts on its controls.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+PHONE = {"width": 412, "height": 900}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def free_port() -> int:
+    """A TCP port nobody is listening on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class AppServer:
+    """``python -m scorepad.app web`` in a subprocess on 127.0.0.1, on its own database."""
+
+    def __init__(self, db_url: str, *, port: int | None = None, renderer: str | None = None) -> None:
+        self.db_url = db_url
+        self.port = port or free_port()
+        self.renderer = renderer
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log_path: Path | None = None
+
+    @property
+    def url(self) -> str:
+        """The page's address."""
+        return f"http://127.0.0.1:{self.port}/"
+
+    def start(self, *, timeout: float = 30.0, log_path: Path | None = None) -> AppServer:
+        """Start serving and wait until the page answers. Raises RuntimeError if it never does."""
+        env = dict(os.environ, FLET_WEB_NO_CDN="1", PYTHONUNBUFFERED="1")
+        if self.renderer:
+            env["FLET_WEB_RENDERER"] = self.renderer
+        self.log_path = log_path
+        out = open(log_path, "ab") if log_path else subprocess.DEVNULL  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "scorepad.app", "web", "--host", "127.0.0.1",
+             "--port", str(self.port), "--db", self.db_url],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the app server exited with {self.process.returncode}")
+            try:
+                with urllib.request.urlopen(self.url, timeout=1) as reply:
+                    if reply.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"the app server did not answer at {self.url} within {timeout} s")
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL after 10 s)."""
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+
+def launch_chromium(playwright: Any) -> Any:
+    """Debian's Chromium, headless, through Playwright (no browser download)."""
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+
+def _local_only(route: Any) -> None:
+    url = route.request.url
+    if url.startswith(("http://127.0.0.1", "blob:", "data:")):
+        route.continue_()
+    else:
+        route.abort()
+
+
+def sel(identifier: str) -> str:
+    """The CSS selector of the control with a semantic identifier."""
+    return f'[flt-semantics-identifier="{identifier}"]'
+
+
+class TablePage:
+    """One browser page on the app, with taps and reads by identifier."""
+
+    def __init__(self, browser: Any, url: str, *, viewport: dict[str, int] | None = None,
+                 color_scheme: str = "light") -> None:
+        self.url = url
+        self.context = browser.new_context(viewport=viewport or PHONE, color_scheme=color_scheme)
+        self.page = self.context.new_page()
+        self.page.route("**/*", _local_only)
+        self.ready_seconds: float | None = None
+
+    def open(self, path: str = "", *, ready: str = "new-match", timeout: float = 30.0) -> float:
+        """Load the page and wait for ``ready`` to appear; returns the seconds it took."""
+        started = time.monotonic()
+        self.page.goto(self.url + path.lstrip("/"))
+        self._wait_ready(ready, timeout)
+        self.ready_seconds = time.monotonic() - started
+        return self.ready_seconds
+
+    def reload(self, *, ready: str = "board-count", timeout: float = 30.0) -> float:
+        """Reload the page (a new session) and wait for ``ready``."""
+        started = time.monotonic()
+        self.page.reload()
+        self._wait_ready(ready, timeout)
+        return time.monotonic() - started
+
+    def _wait_ready(self, ready: str, timeout: float) -> None:
+        ms = timeout * 1000
+        self.page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=ms)
+        # Flutter builds its accessibility tree (with the identifiers) once asked to.
+        self.page.locator("flt-semantics-placeholder").evaluate("e => e.click()")
+        self.page.wait_for_selector(sel(ready), state="attached", timeout=ms)
+
+    def exists(self, identifier: str) -> bool:
+        """Whether a control with this identifier is on the page now."""
+        return self.page.locator(sel(identifier)).count() > 0
+
+    def wait_for(self, identifier: str, *, timeout: float = 10.0, gone: bool = False) -> None:
+        """Wait until the control appears (or, with ``gone``, disappears)."""
+        state = "detached" if gone else "attached"
+        self.page.wait_for_selector(sel(identifier), state=state, timeout=timeout * 1000)
+
+    def tap(self, identifier: str, *, timeout: float = 10.0) -> None:
+        """Tap the control with this identifier."""
+        self.wait_for(identifier, timeout=timeout)
+        self.page.locator(sel(identifier)).first.click(timeout=timeout * 1000)
+
+    def text(self, identifier: str, *, timeout: float = 10.0) -> str:
+        """The text of the control with this identifier."""
+        self.wait_for(identifier, timeout=timeout)
+        return (self.page.locator(sel(identifier)).first.text_content() or "").strip()
+
+    def number(self, identifier: str) -> int:
+        """The text of the control read as a whole number (board count, scores)."""
+        return int(self.text(identifier))
+
+    def wait_text(self, identifier: str, expected: str, *, timeout: float = 10.0) -> None:
+        """Wait until the control's text is exactly ``expected``."""
+        self.wait_for(identifier, timeout=timeout)
+        self.page.wait_for_function(
+            "([s, want]) => { const e = document.querySelector(s);"
+            " return e !== null && e.textContent.trim() === want; }",
+            arg=[sel(identifier), expected],
+            timeout=timeout * 1000,
+        )
+
+    def wait_contains(self, identifier: str, part: str, *, timeout: float = 10.0) -> None:
+        """Wait until the control's text contains ``part``."""
+        self.wait_for(identifier, timeout=timeout)
+        self.page.wait_for_function(
+            "([s, want]) => { const e = document.querySelector(s);"
+            " return e !== null && e.textContent.includes(want); }",
+            arg=[sel(identifier), part],
+            timeout=timeout * 1000,
+        )
+
+    def fill(self, identifier: str, value: str, *, timeout: float = 10.0) -> None:
+        """Type ``value`` into the text field with this identifier."""
+        self.wait_for(identifier, timeout=timeout)
+        field = self.page.locator(f"{sel(identifier)} input, {sel(identifier)} textarea").first
+        field.click(timeout=timeout * 1000)
+        field.fill(value, timeout=timeout * 1000)
+
+    def screenshot(self, path: Path) -> None:
+        """Save a PNG of the page as it is now."""
+        self.page.screenshot(path=str(path))
+
+    def close(self) -> None:
+        """Close this page's browser context."""
+        self.context.close()

@@ -1,0 +1,206 @@
+"""The app's view-model: which screen is shown, the new-match form, and the match at the table.
+
+Plain Python, no Flet: tests drive it directly. The rules come from
+``scorepad.rules`` and every match lives in the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorepad.app.table import Table
+from scorepad.rules import PRESETS, SniffError, make_ruleset
+from scorepad.store import StoreError, UnknownMatch
+
+HOME, NEW, TABLE, SHEET, HISTORY = "home", "new", "table", "sheet", "history"
+DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Di")
+
+
+@dataclass
+class NewMatchForm:
+    """The choices for a new match; the defaults (smartt, two players, seat 0 sets) start at once."""
+
+    rules: str = "smartt"
+    players: int = 2
+    names: list[str] = field(default_factory=lambda: list(DEFAULT_NAMES))
+    setter: int = 0
+    target: str = ""
+    muggins: bool = False
+    partners: bool | None = None
+    double_nine: bool = False
+
+    def options(self) -> dict[str, Any]:
+        """The record options (records.md §1) these choices make; preset defaults are left out."""
+        opts: dict[str, Any] = {}
+        if self.target.strip():
+            opts["target"] = int(self.target) if self.target.strip().isdigit() else self.target
+        if self.muggins:
+            opts["muggins"] = True
+        if self.players == 4 and self.partners is not None:
+            opts["partners"] = self.partners
+        if self.double_nine:
+            opts["set"] = "double-nine"
+        return opts
+
+    def seated(self) -> list[str]:
+        """The names of the players taking part, in seat order (blank names become Player N)."""
+        return [
+            (self.names[i].strip() or f"Player {i + 1}") for i in range(self.players)
+        ]
+
+    def describe(self) -> str:
+        """The rules these choices give, in one line (or why they cannot go together)."""
+        try:
+            rules = make_ruleset(self.rules, self.players, self.options())
+        except SniffError as err:
+            return str(err)
+        words = rules.describe()
+        if rules.partners:
+            names = self.seated()
+            words += f" · {names[0]} & {names[2]} against {names[1]} & {names[3]}"
+        return words
+
+
+class ScorePad:
+    """The whole app for one screen: home, new match, the table, the score sheet, history.
+
+    ``store`` is a ``scorepad.store.Store``; ``device`` names this screen in its audit log.
+    """
+
+    def __init__(self, store: Any, *, device: str = "app") -> None:
+        self.store = store
+        self.device = device
+        self.screen = HOME
+        self.form = NewMatchForm()
+        self.table: Table | None = None
+        self.message: str | None = None
+
+    # -- reading ---------------------------------------------------------------
+
+    @property
+    def route(self) -> str:
+        """The page address for what is shown, so a reload comes back to it."""
+        if self.table is not None and self.screen in (TABLE, SHEET):
+            suffix = "/sheet" if self.screen == SHEET else ""
+            return f"/match/{self.table.match_id}{suffix}"
+        return {NEW: "/new", HISTORY: "/history"}.get(self.screen, "/")
+
+    def matches(self) -> list[Any]:
+        """Every match in the store, newest first (the store's MatchSummary values)."""
+        return list(self.store.list_matches())
+
+    def latest_unfinished(self) -> Any | None:
+        """The most recent match still being played, if any."""
+        for summary in self.matches():
+            if _unfinished(summary):
+                return summary
+        return None
+
+    # -- navigation --------------------------------------------------------------
+
+    def go_home(self) -> None:
+        """Back to the home screen."""
+        self.message = None
+        self.screen = HOME
+
+    def new_match(self) -> None:
+        """Open the new-match form."""
+        self.message = None
+        self.screen = NEW
+
+    def show_history(self) -> None:
+        """List every match in the store."""
+        self.message = None
+        self.screen = HISTORY
+
+    def show_sheet(self) -> None:
+        """Show the score sheet of the match at the table."""
+        if self.table is not None:
+            self.screen = SHEET
+
+    def show_table(self) -> None:
+        """Back to the table from the score sheet."""
+        if self.table is not None:
+            self.screen = TABLE
+
+    def open_route(self, route: str) -> None:
+        """Show what a page address names (used when a page is reloaded)."""
+        parts = [p for p in route.split("?")[0].split("/") if p]
+        if len(parts) >= 2 and parts[0] == "match":
+            self.open_match(_match_id(parts[1]))
+            if self.table is not None and len(parts) > 2 and parts[2] == "sheet":
+                self.screen = SHEET
+        elif parts[:1] == ["new"]:
+            self.new_match()
+        elif parts[:1] == ["history"]:
+            self.show_history()
+        else:
+            self.go_home()
+
+    # -- form --------------------------------------------------------------------
+
+    def choose_rules(self, name: str) -> None:
+        """Pick the preset: smartt, american or jaques."""
+        if name in PRESETS:
+            self.form.rules = name
+
+    def choose_players(self, count: int) -> None:
+        """Pick two, three or four players; the setter stays a seat that exists."""
+        if count in (2, 3, 4):
+            self.form.players = count
+            self.form.setter = min(self.form.setter, count - 1)
+
+    def name_player(self, seat: int, name: str) -> None:
+        """Name the player in ``seat``."""
+        self.form.names[seat] = name
+
+    def choose_setter(self, seat: int) -> None:
+        """Pick who sets the first hand."""
+        if 0 <= seat < self.form.players:
+            self.form.setter = seat
+
+    # -- matches -----------------------------------------------------------------
+
+    def start_match(self) -> None:
+        """Create the match in the store, start its first hand, and go to the table."""
+        self.message = None
+        form = self.form
+        try:
+            make_ruleset(form.rules, form.players, form.options())
+            match_id = self.store.create_match(
+                rules=form.rules, options=form.options(), players=form.seated(), device=self.device
+            )
+            self.store.start_hand(match_id, setter=form.setter, device=self.device)
+        except (SniffError, StoreError) as err:
+            self.message = str(err)
+            return
+        self.open_match(match_id)
+
+    def resume_latest(self) -> None:
+        """Go back to the most recent unfinished match."""
+        latest = self.latest_unfinished()
+        if latest is None:
+            self.message = "No match is waiting to be finished: start a new one."
+            return
+        self.open_match(latest.id)
+
+    def open_match(self, match_id: Any) -> None:
+        """Load a match from the store and show its table."""
+        try:
+            self.table = Table(self.store, match_id, device=self.device)
+        except UnknownMatch:
+            self.message = f"There is no match {match_id} in this score-pad."
+            self.table = None
+            self.screen = HOME
+            return
+        self.message = None
+        self.screen = TABLE
+
+
+def _unfinished(summary: Any) -> bool:
+    return summary.status != "finished"
+
+
+def _match_id(text: str) -> Any:
+    return int(text) if text.isdigit() else text
