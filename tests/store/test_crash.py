@@ -1,0 +1,186 @@
+"""Crash safety: a writer SIGKILLed at random moments leaves the SQLite store whole.
+
+Each trial forks a writer (the imports are already loaded, so a trial costs
+milliseconds, not an interpreter start) that opens the store and keeps
+importing records and entering matches event by event, acknowledging every
+call that returned on a pipe. The parent kills it after a random delay, then
+checks: every acknowledged write is there, every match is either complete
+(imports) or a clean prefix of its script (live entry), every log replays,
+and ``PRAGMA integrity_check`` says ok. The last trial's survivor goes on
+writing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from store_helpers import example_records, load_json
+
+from scorepad.store import Store, open_store
+
+TRIALS = 120
+RECORDS = [load_json(p) for p in example_records()]
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(sys.platform == "win32", reason="needs fork and SIGKILL"),
+]
+
+
+def _steps(hands: list[dict[str, Any]]) -> list[tuple[str, Any]]:
+    """A record's hands as the writes that enter them one by one."""
+    steps: list[tuple[str, Any]] = []
+    for hand in hands:
+        steps.append(("start", hand.get("setter")))
+        steps.extend(("event", event) for event in hand["events"])
+        if "remaining" in hand:
+            steps.append(("settle", hand["remaining"]))
+    return steps
+
+
+def _writer(db: str, ack_fd: int, seed: int) -> None:
+    """The child: write forever, acknowledging each write that returned."""
+    rng = random.Random(seed)
+
+    def ack(line: str) -> None:
+        os.write(ack_fd, f"{line}\n".encode())
+
+    store = open_store(db)
+    ack("ready")
+    while True:
+        index = rng.randrange(len(RECORDS))
+        record = RECORDS[index]
+        device = f"crash-{index}"
+        if rng.random() < 0.4:
+            ack(f"import {store.import_record(json.dumps(record), device=device)}")
+            continue
+        match_id = store.create_match(
+            rules=record.get("rules", "smartt"), options=record.get("options"),
+            players=record["players"], device=device,
+        )
+        ack(f"create {match_id} 0")
+        for done, (kind, arg) in enumerate(_steps(record["hands"]), 1):
+            if kind == "start":
+                store.start_hand(match_id, setter=arg, device=device)
+            elif kind == "event":
+                store.append(match_id, arg, device=device)
+            else:
+                store.settle(match_id, arg, device=device)
+            ack(f"entry {match_id} {done}")
+
+
+def _run_trial(db: str, seed: int, delay: float, *, before_ready: bool) -> list[str]:
+    """Fork a writer, SIGKILL it after ``delay`` seconds, return its acknowledgements."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child never returns into pytest
+        os.close(read_fd)
+        try:
+            _writer(db, write_fd, seed)
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    acks = b""
+    if not before_ready:
+        while b"ready\n" not in acks:
+            chunk = os.read(read_fd, 65536)
+            if not chunk:
+                break
+            acks += chunk
+    time.sleep(delay)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    while chunk := os.read(read_fd, 65536):
+        acks += chunk
+    os.close(read_fd)
+    return acks.decode().splitlines()
+
+
+def _check_new_matches(
+    store: Store, acks: list[str], after: int, unfinished: dict[int, tuple[str, Any]]
+) -> int:
+    """Check every match stored since id ``after``; returns the highest id seen.
+
+    Matches cut short are put in ``unfinished`` with the write they still need.
+    """
+    acked_imports: set[int] = set()
+    acked_steps: dict[int, int] = {}
+    for line in acks:
+        word, *rest = line.split()
+        if word == "import":
+            acked_imports.add(int(rest[0]))
+        elif word in ("create", "entry"):
+            acked_steps[int(rest[0])] = int(rest[1])
+    new = sorted(m.id for m in store.list_matches() if m.id > after)
+    assert acked_imports | set(acked_steps) <= set(new), "an acknowledged match is missing"
+    for match_id in new:
+        first = store.audit(match_id)[0]
+        record = RECORDS[int(str(first.device).removeprefix("crash-"))]
+        exported = store.export_record(match_id)  # replays the stored log
+        if first.action == "import":
+            assert exported["hands"] == record["hands"], f"import {match_id} half-written"
+            continue
+        stored, script = _steps(exported["hands"]), _steps(record["hands"])
+        assert stored == script[: len(stored)], f"match {match_id} is not a prefix"
+        acked = acked_steps.get(match_id, 0)
+        # Everything acknowledged is there; at most the write in flight beyond it.
+        assert acked <= len(stored) <= acked + 1, (match_id, acked, len(stored))
+        if len(stored) < len(script):
+            unfinished[match_id] = script[len(stored)]
+    return max([after, *new])
+
+
+def _integrity(db_path: Path) -> str:
+    with sqlite3.connect(db_path) as conn:
+        return conn.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def test_sigkill_at_random_moments(tmp_path: Path) -> None:
+    db_path = tmp_path / "crash.db"
+    db = f"sqlite:///{db_path}"
+    rng = random.Random(20261130)
+    checker: Store | None = None
+    highest = 0
+    writes = 0
+    unfinished: dict[int, tuple[str, Any]] = {}
+    started = time.monotonic()
+    for trial in range(TRIALS):
+        if checker is not None:
+            # No inherited SQLite connection may live on in the child.
+            checker.engine.dispose()
+        # Every tenth kill lands while the writer starts up (and, the first
+        # time, while it creates the schema).
+        before_ready = trial % 10 == 0
+        delay = rng.uniform(0, 0.02) if before_ready else rng.uniform(0, 0.12)
+        acks = _run_trial(db, seed=trial, delay=delay, before_ready=before_ready)
+        writes += sum(1 for line in acks if line != "ready")
+        if db_path.exists():
+            assert _integrity(db_path) == "ok", f"trial {trial}"
+        if checker is None:
+            checker = open_store(db)
+        highest = _check_new_matches(checker, acks, highest, unfinished)
+    assert checker is not None
+    assert writes > TRIALS, "the kills landed too early to test anything"
+    # Writing continues: a new import, and every interrupted match takes its next entry.
+    match_id = checker.import_record(json.dumps(RECORDS[0]), device="after")
+    assert checker.export_record(match_id)["hands"] == RECORDS[0]["hands"]
+    assert unfinished, "no kill interrupted a match being entered"
+    for match_id, (kind, arg) in unfinished.items():
+        if kind == "start":
+            checker.start_hand(match_id, setter=arg, device="after")
+        elif kind == "event":
+            checker.append(match_id, arg, device="after")
+        else:
+            checker.settle(match_id, arg, device="after")
+    assert _integrity(db_path) == "ok"
+    checker.close()
+    assert time.monotonic() - started < 90
