@@ -1,0 +1,162 @@
+"""``scorepad import``, ``export`` and ``matches``: the store from the command line.
+
+Errors are one plain line on stderr: exit status 2 when a file cannot be read
+(or is not a readable sniff-record/1) or written, 1 for everything else (a
+record the rules refuse, an unknown match id, a database that cannot be
+opened). Never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from sqlalchemy.exc import SQLAlchemyError
+
+from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE
+from scorepad.rules import IllegalRecordError, RecordFormatError
+from scorepad.store.errors import StoreError
+from scorepad.store.store import Store, open_store
+
+DB_HELP = "database URL or SQLite file (default: SCOREPAD_DATABASE_URL, else the app's own file)"
+
+
+class _Failure(Exception):
+    """A reason to stop with one line on stderr and an exit status."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Register ``import``, ``export`` and ``matches`` on the main parser's subcommands."""
+    imp = subparsers.add_parser("import", help="store a sniff-record/1 file as a new match")
+    imp.add_argument("record", metavar="RECORD.json", help="the record file")
+    imp.add_argument("--db", metavar="URL", help=DB_HELP)
+    imp.set_defaults(func=run_import)
+
+    exp = subparsers.add_parser("export", help="write a stored match as sniff-record/1")
+    exp.add_argument("match_id", metavar="MATCH_ID", help="the match's id (see `matches`)")
+    exp.add_argument("--db", metavar="URL", help=DB_HELP)
+    exp.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    exp.set_defaults(func=run_export)
+
+    lst = subparsers.add_parser("matches", help="list the stored matches")
+    lst.add_argument("--db", metavar="URL", help=DB_HELP)
+    lst.add_argument("--json", action="store_true", help="print a JSON list")
+    lst.set_defaults(func=run_matches)
+
+
+def _device() -> str:
+    # The audit trail says where an entry came from.
+    return f"cli@{socket.gethostname()}"
+
+
+def _with_store(args: argparse.Namespace, work: Callable[[Store], int]) -> int:
+    """Open the store named by ``--db``, run ``work``, and turn failures into one line."""
+    try:
+        try:
+            store = open_store(args.db)
+        except (ValueError, SQLAlchemyError, OSError) as err:
+            raise _Failure(f"cannot open the database: {_first_line(err)}", EXIT_ILLEGAL) from err
+        try:
+            return work(store)
+        except StoreError as err:
+            raise _Failure(str(err), EXIT_ILLEGAL) from err
+        except SQLAlchemyError as err:
+            raise _Failure(f"database error: {_first_line(err)}", EXIT_ILLEGAL) from err
+        finally:
+            store.close()
+    except _Failure as failure:
+        sys.stderr.write(f"{failure}\n")
+        return failure.status
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(getattr(err, "orig", None) or err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """``scorepad import RECORD.json``: validate the whole record, store it, print the new id."""
+    path = args.record
+    try:
+        text = Path(path).read_bytes()
+    except OSError as err:
+        sys.stderr.write(f"cannot read {path}: {err.strerror or err}\n")
+        return EXIT_UNREADABLE
+
+    def work(store: Store) -> int:
+        try:
+            match_id = store.import_record(text, device=_device())
+        except RecordFormatError as err:
+            raise _Failure(f"{path}: {err}", EXIT_UNREADABLE) from err
+        except IllegalRecordError as err:
+            raise _Failure(f"{path}: {err}", EXIT_ILLEGAL) from err
+        sys.stdout.write(f"{match_id}\n")
+        return 0
+
+    return _with_store(args, work)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """``scorepad export MATCH_ID [-o FILE]``: the stored match as a sniff-record/1."""
+
+    def work(store: Store) -> int:
+        try:
+            match_id = int(args.match_id)
+        except ValueError:
+            raise _Failure(f"no match with id {args.match_id!r} is stored", EXIT_ILLEGAL) from None
+        text = json.dumps(store.export_record(match_id), indent=1) + "\n"
+        if args.output is None:
+            sys.stdout.write(text)
+            return 0
+        target = Path(args.output)
+        partial = target.with_name(target.name + ".partial")
+        try:
+            # Written beside and renamed, so a failure never leaves half a record.
+            partial.write_text(text)
+            os.replace(partial, target)
+        except OSError as err:
+            partial.unlink(missing_ok=True)
+            raise _Failure(
+                f"cannot write {args.output}: {err.strerror or err}", EXIT_UNREADABLE
+            ) from err
+        return 0
+
+    return _with_store(args, work)
+
+
+def run_matches(args: argparse.Namespace) -> int:
+    """``scorepad matches [--json]``: id, players, rules, started, status, scores."""
+
+    def work(store: Store) -> int:
+        matches = store.list_matches()
+        if args.json:
+            sys.stdout.write(json.dumps([m.to_dict() for m in matches]) + "\n")
+            return 0
+        table = Table(title=f"{len(matches)} stored matches" if matches else "no stored matches")
+        for column in ("id", "players", "rules", "started", "status", "scores"):
+            table.add_column(column, justify="right" if column == "id" else "left", no_wrap=True)
+        for m in matches:
+            table.add_row(
+                str(m.id),
+                escape(", ".join(m.players)),
+                m.rules,
+                m.started.strftime("%Y-%m-%d %H:%M"),
+                m.status,
+                " : ".join(str(score) for score in m.scores),
+            )
+        Console(highlight=False, soft_wrap=True).print(table)
+        return 0
+
+    return _with_store(args, work)
