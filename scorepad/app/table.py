@@ -8,7 +8,6 @@ own words.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from collections.abc import Callable
 from typing import Any
@@ -28,7 +27,17 @@ from scorepad.app.views import (
     SideView,
     TileKey,
 )
-from scorepad.rules import Draw, HandState, MatchState, Muggins, Pass, Play, Renege, SniffError, full_set
+from scorepad.rules import (
+    Draw,
+    HandState,
+    MatchState,
+    Muggins,
+    Pass,
+    Play,
+    Renege,
+    SniffError,
+    full_set,
+)
 from scorepad.rules.layout import Layout, Placement
 from scorepad.store import StoreConflict, StoreError
 
@@ -214,6 +223,9 @@ class Table:
             return None
         if not (self.call_open or last.score > 0 or last.flags or hand.claim_open):
             return None
+        played = hand.events[-1]
+        # records.md §4: a play without "call" was called exactly right.
+        called = last.score if played.call is None else played.call
         rules = self.rules
         claimants: tuple[int, ...] = ()
         if hand.claim_open:
@@ -224,10 +236,10 @@ class Table:
             player=self.player(last.seat),
             board_count=last.board_count,
             score=last.score,
-            call=last.call,
+            call=called,
             recorded=last.recorded,
             flags=last.flags,
-            consequence=self._consequence(last, hand),
+            consequence=self._consequence(last, called, hand),
             can_fix=bool(last.flags) and "corrected" not in last.flags,
             calls=tuple(range(5, 5 * (4 * rules.max_pip // 5 + 2), 5)),
             claimants=claimants,
@@ -237,7 +249,7 @@ class Table:
         """What a renege by the chosen offender would do, worked out by the engine on a copy."""
         if self.offender is None or self.hand is None:
             return None
-        trial = copy.deepcopy(self.state)
+        trial = _trial(self.state)
         try:
             trial.apply(Renege(self.offender))
         except SniffError as err:
@@ -299,7 +311,7 @@ class Table:
         remaining = self.remaining_entry()
         if remaining is None:
             return None
-        trial = copy.deepcopy(self.state)
+        trial = _trial(self.state)
         try:
             settled = trial.settle(remaining)
         except SniffError as err:
@@ -583,7 +595,7 @@ class Table:
         listed.append(name)
         self.remaining_text.pop(seat, None)
 
-    def _consequence(self, last: Any, hand: HandState) -> str:
+    def _consequence(self, last: Any, called: int, hand: HandState) -> str:
         flags = set(last.flags)
         if "corrected" in flags:
             return f"Corrected before the next tile: {last.recorded} recorded."
@@ -597,9 +609,9 @@ class Table:
                 words += "; an opponent may claim it (muggins)"
             return words + "."
         if "nonexistent" in flags:
-            return f"No score existed; the call of {last.call} stands unless corrected before the next tile."
+            return f"No score existed; the call of {called} stands unless corrected before the next tile."
         return (
-            f"The call of {last.call} stands as called ({last.recorded} recorded, the count made "
+            f"The call of {called} stands as called ({last.recorded} recorded, the count made "
             f"{last.score}) unless corrected before the next tile (Smartt §7.2)."
         )
 
@@ -617,6 +629,18 @@ def _piece(p: Placement, *, outward_left: bool) -> Piece:
     first, second = (p.outer, p.inner) if outward_left else (p.inner, p.outer)
     label = ("Sniff " if p.sniff else "") + f"{p.inner}-{p.outer} at {p.at}"
     return Piece(first, second, crosswise=p.double, sniff=p.sniff, label=label)
+
+
+def _trial(state: MatchState) -> MatchState:
+    """A private copy of the match to try an event on (the store's states are read-only)."""
+    trial = MatchState(state.rules, list(state.players))
+    for hand in state.hands:
+        copy = trial.start_hand(hand.setter)
+        for event in hand.events:
+            copy.apply(event)
+        if hand.remaining is not None:
+            copy.settle(hand.remaining)
+    return trial
 
 
 def _sentence(text: str) -> str:

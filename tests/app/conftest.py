@@ -1,0 +1,26 @@
+"""Fixtures for the table app's tests: a real store on a temporary SQLite file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scorepad.store import Store, open_store
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    """A fresh SQLite database file."""
+    return f"sqlite:///{tmp_path / 'scorepad.db'}"
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[Store]:
+    """The real store on a fresh database."""
+    opened = open_store(url=db_url)
+    try:
+        yield opened
+    finally:
+        opened.close()

@@ -1,0 +1,367 @@
+"""The view-model without Flet: taps in, the engine's numbers out, everything saved in the store."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorepad.app.state import HOME, NEW, TABLE, ScorePad
+from scorepad.app.table import GAME_OVER, HAND_OVER, PLAY, SETTLE, Table
+from scorepad.store import Store
+
+from .app_hands import GO_OUT_COUNTS, GO_OUT_HAND
+
+
+def new_table(store: Store, *, players: int = 2, rules: str = "smartt", **form: object) -> ScorePad:
+    """Start a match through the form, as the scorer would."""
+    pad = ScorePad(store, device="test")
+    pad.new_match()
+    pad.choose_rules(rules)
+    pad.choose_players(players)
+    for name, value in form.items():
+        setattr(pad.form, name, value)
+    pad.start_match()
+    assert pad.message is None, pad.message
+    return pad
+
+
+def lay(table: Table, tile: str, at: str | None = None) -> None:
+    """Tap a tile (and the end, when asked)."""
+    low, high = (int(v) for v in tile.split("-"))
+    table.tap_tile(low, high)
+    if at is not None:
+        assert at in table.end_choices(), (tile, table.end_choices(), table.message)
+        table.choose_end(at)
+    assert table.message is None, table.message
+
+
+class TestStart:
+    def test_defaults_start_at_once(self, store: Store) -> None:
+        pad = ScorePad(store, device="test")
+        assert pad.screen == HOME
+        pad.new_match()
+        assert pad.screen == NEW
+        assert (pad.form.rules, pad.form.players, pad.form.setter) == ("smartt", 2, 0)
+        pad.start_match()
+        assert pad.screen == TABLE
+        table = pad.table
+        assert table is not None
+        assert table.phase == PLAY
+        assert table.turn_words() == "Ann to set"
+        assert [s.score for s in table.sides()] == [0, 0]
+        assert [s.needed for s in table.sides()] == [250, 250]
+        assert pad.route == f"/match/{table.match_id}"
+
+    def test_resume_latest_opens_the_newest_unfinished_match(self, store: Store) -> None:
+        first = new_table(store)
+        second = new_table(store)
+        assert first.table and second.table
+        lay(second.table, "6-4")
+        pad = ScorePad(store, device="other")
+        pad.resume_latest()
+        assert pad.table is not None
+        assert pad.table.match_id == second.table.match_id
+        assert pad.table.board().count == 10
+
+    def test_resume_with_nothing_to_resume_says_so(self, store: Store) -> None:
+        pad = ScorePad(store)
+        pad.resume_latest()
+        assert pad.table is None
+        assert pad.message and "start a new one" in pad.message
+
+    def test_four_players_show_the_partnerships(self, store: Store) -> None:
+        pad = ScorePad(store)
+        pad.choose_players(4)
+        assert "Ann & Cy against Bob & Di" in pad.form.describe()
+        pad.start_match()
+        assert pad.table is not None
+        assert [s.names for s in pad.table.sides()] == ["Ann & Cy", "Bob & Di"]
+
+    def test_impossible_options_are_refused_in_words(self, store: Store) -> None:
+        pad = ScorePad(store)
+        pad.form.target = "-5"
+        pad.start_match()
+        assert pad.table is None
+        assert pad.message and "target" in pad.message
+
+    def test_open_route_resumes_a_match_by_address(self, store: Store) -> None:
+        pad = new_table(store)
+        assert pad.table is not None
+        lay(pad.table, "2-3")
+        other = ScorePad(store)
+        other.open_route(pad.route)
+        assert other.table is not None
+        assert other.table.board().count == 5
+        other.open_route("/match/9999")
+        assert other.screen == HOME and other.message
+
+
+class TestPlaying:
+    def test_the_set_scores_and_the_turn_passes(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        lay(table, "5-5")
+        assert table.board().count == 10
+        assert [s.score for s in table.sides()] == [10, 0]
+        assert table.turn_words() == "Bob to play"
+        assert "Sniff 5-5" in table.board().sniff_stage
+        played = [t.name for t in table.tiles() if t.played]
+        assert played == ["5-5"]
+
+    def test_a_tile_that_fits_two_ends_asks_which(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        lay(table, "5-5")
+        table.tap_tile(3, 5)
+        assert table.end_choices() == ["left", "right"]
+        assert table.board().count == 10, "nothing is laid until the end is chosen"
+        table.choose_end("right")
+        assert table.pending is None
+        assert table.board().count == 13
+        picture = table.picture()
+        assert [(p.first, p.second) for p in picture.line] == [(5, 5), (5, 3)]
+        assert picture.line[0].sniff and picture.line[0].crosswise
+        assert {e.at: e.value for e in picture.open_ends} == {"left": 5, "right": 3}
+
+    def test_a_tile_that_fits_nowhere_is_refused_with_the_reason(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        lay(table, "5-5")
+        table.tap_tile(1, 2)
+        assert table.message and "fits no open end" in table.message
+        assert table.board().count == 10
+        assert len(store.load(table.match_id).current.events) == 1
+
+    def test_a_played_tile_is_refused(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        lay(table, "5-5")
+        table.tap_tile(5, 5)
+        assert table.message and "already been played" in table.message
+
+    def test_the_whole_hand_goes_out_and_settles(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        counts = []
+        for tile, at in GO_OUT_HAND:
+            lay(table, tile, at)
+            counts.append(table.board().count)
+        assert counts == GO_OUT_COUNTS
+        assert table.phase == SETTLE
+        assert table.end_words() == "Ann went out"
+        assert [s.score for s in table.sides()] == [40, 10]
+        # Bob still holds one tile: tap it in, as the scorer would.
+        table.pick_settle_seat(1)
+        table.tap_tile(6, 6)
+        assert table.remaining_entry() == [0, ["6-6"]]
+        assert table.settle_preview() == "opponent holds 12 pips; 12 rounds to 10; Ann scores 10"
+        table.settle()
+        assert table.message is None
+        assert table.phase == HAND_OVER
+        result = table.settlement()
+        assert result is not None
+        assert result.steps == ("opponent holds 12 pips", "12 rounds to 10", "Ann scores 10")
+        assert [s.score for s in table.sides()] == [50, 10]
+        assert table.next_setter_words().startswith("Bob sets next")
+        table.next_hand()
+        assert table.phase == PLAY
+        assert table.turn_words() == "Bob to set"
+        assert [s.start for s in table.sides()] == [50, 10]
+
+    def test_a_pip_total_settles_with_the_rounding(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        for tile, at in GO_OUT_HAND:
+            lay(table, tile, at)
+        table.set_remaining_text(1, "8")
+        table.settle()
+        assert table.message is None, table.message
+        assert [s.score for s in table.sides()] == [50, 10]
+        table.undo()
+        assert table.phase == SETTLE, "undo takes the settlement back"
+
+
+class TestDrawPassUndo:
+    def test_draws_count_and_a_pass_waits_for_the_draws(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        lay(table, "6-6")
+        table.pass_turn()
+        assert table.message and "draw first" in table.message
+        table.draw()
+        table.draw()
+        assert [s.tiles_held for s in table.seats()] == [6, 9]
+        assert "Boneyard 12 (2 protected)" in table.boneyard_words()
+        table.draw()
+        assert table.message and "at most 2" in table.message.lower()
+        table.pass_turn()
+        assert table.message is None
+        assert table.turn_words() == "Ann to play"
+
+    def test_undo_and_redo_go_through_the_store(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        lay(table, "5-5")
+        lay(table, "0-5", "left")
+        table.undo()
+        assert table.board().count == 10
+        assert store.load(table.match_id).current.events[-1].tile == "5-5"
+        table.redo()
+        assert table.board().count == 10
+        assert len(store.load(table.match_id).current.events) == 2
+        assert [s.score for s in table.sides()] == [10, 10]
+
+
+class TestCalls:
+    def test_a_scoring_play_opens_the_call_panel_called_right_by_default(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        lay(table, "5-5")
+        assert table.call_panel() is None, "the set needs no call"
+        lay(table, "0-5", "left")
+        panel = table.call_panel()
+        assert panel is not None
+        assert (panel.board_count, panel.score, panel.call, panel.flags) == (10, 10, 10, ())
+
+    def test_an_overcall_stands_until_corrected(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        lay(table, "5-5")
+        lay(table, "0-5", "left")
+        table.call(15)
+        panel = table.call_panel()
+        assert panel is not None and panel.flags == ("overcall",)
+        assert "stands as called" in panel.consequence
+        assert [s.score for s in table.sides()] == [10, 15]
+        table.fix_call()
+        panel = table.call_panel()
+        assert panel is not None and "corrected" in panel.flags
+        assert [s.score for s in table.sides()] == [10, 10]
+        events = store.load(table.match_id).current.events
+        assert len(events) == 2 and events[-1].fix and events[-1].call == 15
+
+    def test_not_called_loses_the_score(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        lay(table, "5-5")
+        lay(table, "0-5", "left")
+        table.call(0)
+        panel = table.call_panel()
+        assert panel is not None and panel.flags == ("missed",)
+        assert [s.score for s in table.sides()] == [10, 0]
+        table.call(None)
+        assert [s.score for s in table.sides()] == [10, 10]
+
+    def test_the_panel_goes_once_the_next_tile_is_entered(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        lay(table, "5-5")
+        lay(table, "0-5", "left")
+        lay(table, "0-0")
+        assert table.call_panel() is not None
+        lay(table, "0-1")
+        assert table.call_panel() is None
+        table.open_call()
+        panel = table.call_panel()
+        assert panel is not None and panel.score == 0
+
+    def test_muggins_claim_for_an_opponent(self, store: Store) -> None:
+        table = new_table(store, rules="jaques", muggins=True).table
+        assert table is not None
+        lay(table, "5-5")
+        lay(table, "0-5", "left")
+        table.call(0)
+        panel = table.call_panel()
+        assert panel is not None and panel.claimants == (0,)
+        table.claim_muggins(0)
+        assert [s.score for s in table.sides()] == [20, 0]
+
+
+class TestRenege:
+    def test_the_preview_matches_what_is_applied(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        for tile, at in GO_OUT_HAND[:3]:
+            lay(table, tile, at)
+        assert [s.score for s in table.sides()] == [20, 10]
+        table.start_renege()
+        table.pick_offender(1)
+        preview = table.renege_preview()
+        assert preview is not None
+        assert preview.scores_after == (20, -25)
+        assert "less 25 = -25" in preview.words
+        assert [s.score for s in table.sides()] == [20, 10], "nothing applied before confirming"
+        table.confirm_renege()
+        assert table.phase == HAND_OVER
+        assert [s.score for s in table.sides()] == [20, -25]
+        assert table.settlement() is not None
+        assert "Renege by Bob" in table.settlement().words
+
+    def test_cancel_applies_nothing(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        lay(table, "5-5")
+        table.start_renege()
+        table.pick_offender(0)
+        table.cancel_renege()
+        assert table.phase == PLAY and not table.renege_open
+
+
+class TestBlockAndGames:
+    def test_a_four_player_partnership_hand_blocks_and_settles(self, store: Store) -> None:
+        table = new_table(store, players=4).table
+        assert table is not None
+        lay(table, "6-6")
+        for _seat in (1, 2, 3, 0):
+            table.draw()
+            table.draw()
+            table.pass_turn()
+            assert table.message is None, table.message
+        assert table.phase == SETTLE
+        assert table.end_words() == "The hand is blocked"
+        for seat, pips in enumerate((20, 30, 25, 28)):
+            table.set_remaining_text(seat, str(pips))
+        table.settle()
+        assert table.message is None, table.message
+        result = table.settlement()
+        assert result is not None
+        assert "Ann & Cy has the lowest total" in result.words
+        assert [s.score for s in table.sides()] == [60, 0]
+
+    def test_a_game_won_shows_the_result_and_the_next_game(self, store: Store) -> None:
+        table = new_table(store, target="20").table
+        assert table is not None
+        for tile, at in GO_OUT_HAND[:3]:
+            lay(table, tile, at)
+        assert table.phase == GAME_OVER
+        result = table.game_result()
+        assert result is not None
+        assert result.winner_names == "Ann"
+        assert "Game points: 14" in result.words and "Rubed: Bob" in result.words
+        table.next_hand()
+        assert table.phase == PLAY
+        assert [s.score for s in table.sides()] == [0, 0]
+        assert table.hand is not None and table.hand.game == 2
+
+    def test_the_score_sheet_lists_every_hand(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        for tile, at in GO_OUT_HAND:
+            lay(table, tile, at)
+        table.set_remaining_text(1, "8")
+        table.settle()
+        table.next_hand()
+        sheet = table.sheet()
+        assert [(r.number, r.start, r.end, r.how) for r in sheet.rows] == [
+            (1, (0, 0), (50, 10), "went out"),
+            (2, (50, 10), (50, 10), "in play"),
+        ]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_tile_of_the_set_is_in_the_picker(store: Store, players: int) -> None:
+    table = new_table(store, players=players).table
+    assert table is not None
+    assert len(table.tiles()) == 28
+    nine = new_table(store, players=players, double_nine=True).table
+    assert nine is not None
+    assert len(nine.tiles()) == 55
