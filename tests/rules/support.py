@@ -96,6 +96,11 @@ def referee(obj: dict[str, Any]) -> dict[str, Any]:
     return report(replay(parse_record(json.loads(json.dumps(obj)))))
 
 
+def snapshot(match: MatchState) -> dict[str, Any]:
+    """The referee's report as plain data, detached from the match (report() shares the hands' outcome lists)."""
+    return json.loads(json.dumps(report(match)))
+
+
 def pips_of(tiles: Iterable[tuple[int, int]]) -> int:
     """Total dots on some tiles."""
     return sum(a + b for a, b in tiles)

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from scorepad.rules import Adjust, Draw, IllegalEventError, IllegalRecordError, Pass, Play, Renege, Void, report
+from scorepad.rules import Adjust, Draw, IllegalEventError, IllegalRecordError, Pass, Play, Renege, Void
 
-from .support import new_hand, record, referee, run
+from .support import new_hand, record, referee, run, snapshot
 
 
 def refused(match, event, text=None):
-    before = report(match)
+    before = snapshot(match)
     with pytest.raises(IllegalEventError, match=text):
         match.apply(event)
-    assert report(match) == before
+    assert snapshot(match) == before
 
 
 class TestRollback25:

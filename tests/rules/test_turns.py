@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from scorepad.rules import Adjust, Draw, IllegalEventError, Pass, Play, Void, make_ruleset, report
+from scorepad.rules import Adjust, Draw, IllegalEventError, Pass, Play, Void, make_ruleset
 
-from .support import new_hand, run
+from .support import new_hand, run, snapshot
 
 
 def refused(match, event, match_text: str | None = None) -> None:
     """The event is refused and the match's report is exactly as before."""
-    before = report(match)
+    before = snapshot(match)
     with pytest.raises(IllegalEventError, match=match_text):
         match.apply(event)
-    assert report(match) == before
+    assert snapshot(match) == before
 
 
 class TestTurnOrder:
