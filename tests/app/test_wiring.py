@@ -1,0 +1,161 @@
+"""Taps wired to the view-model in-process: identifiers, labels, touch targets, reload by address."""
+
+from __future__ import annotations
+
+import flet as ft
+import pytest
+
+from scorepad.store import Store
+
+from .app_hands import GO_OUT_HAND
+from .wiring import Wired, walk
+
+pytestmark = pytest.mark.asyncio
+
+
+async def open_table(store: Store, **kw: int) -> Wired:
+    """Home, New match, Start: the defaults start at once."""
+    wired = await Wired(store, **kw).open()
+    await wired.tap("new-match")
+    await wired.tap("start-match")
+    assert wired.text("board-count") == "0"
+    return wired
+
+
+async def lay(wired: Wired, tile: str, at: str | None) -> None:
+    low, high = sorted(int(v) for v in tile.split("-"))
+    await wired.tap(f"tile-{low}-{high}")
+    if at is not None:
+        await wired.tap(f"at-{at}")
+    assert not wired.exists("message"), wired.find("message").content.content.value
+
+
+async def test_home_offers_new_resume_and_history(store: Store) -> None:
+    wired = await Wired(store).open()
+    assert {"new-match", "resume-latest", "history"} <= set(wired.identified())
+    await wired.tap("new-match")
+    ids = set(wired.identified())
+    assert {"players-2", "players-3", "players-4", "rules-smartt", "rules-american", "rules-jaques",
+            "start-match"} <= ids
+    await wired.tap("players-4")
+    assert "Ann & Cy against Bob & Di" in wired.text("rules-summary")
+    wired.close()
+
+
+async def test_taps_lay_tiles_and_the_count_follows(store: Store) -> None:
+    wired = await open_table(store)
+    assert len([i for i in wired.identified() if i.startswith("tile-")]) == 28
+    await wired.tap("tile-5-5")
+    assert wired.text("board-count") == "10"
+    assert wired.text("score-0") == "10"
+    assert wired.text("turn") == "Bob to play"
+    assert wired.find("tile-5-5").content.opacity < 1, "a played tile is dimmed"
+    await wired.tap("tile-3-5")
+    assert wired.exists("at-left") and wired.exists("at-right")
+    assert not wired.exists("at-up")
+    assert wired.text("board-count") == "10"
+    await wired.tap("at-right")
+    assert not wired.exists("at-left")
+    assert wired.text("board-count") == "13"
+    await wired.tap("undo")
+    assert wired.text("board-count") == "10"
+    await wired.tap("redo")
+    assert wired.text("board-count") == "13"
+    wired.close()
+
+
+async def test_a_refused_tile_shows_the_reason(store: Store) -> None:
+    wired = await open_table(store)
+    await wired.tap("tile-5-5")
+    await wired.tap("tile-1-2")
+    message = wired.find("message").content.content.value
+    assert "fits no open end" in message
+    assert wired.text("board-count") == "10"
+    wired.close()
+
+
+async def test_calls_renege_settle_and_next_hand_are_wired(store: Store) -> None:
+    wired = await open_table(store)
+    await wired.tap("tile-5-5")
+    await wired.tap("tile-0-5")
+    await wired.tap("at-left")
+    assert {"call-ok", "call-none", "call-15", "call-5"} <= set(wired.identified())
+    await wired.tap("call-15")
+    assert wired.text("score-1") == "15"
+    await wired.tap("call-ok")
+    assert wired.text("score-1") == "10"
+    await wired.tap("renege")
+    await wired.tap("offender-1")
+    assert "less 25 = -25" in wired.text("renege-preview")
+    await wired.tap("confirm-renege")
+    assert wired.text("score-1") == "-25"
+    assert "Renege by Bob" in wired.text("hand-result")
+    await wired.tap("next-hand")
+    assert wired.text("turn") == "Bob to set"
+    wired.close()
+
+
+async def test_going_out_settles_through_the_pip_field(store: Store) -> None:
+    wired = await open_table(store)
+    for tile, at in GO_OUT_HAND:
+        await lay(wired, tile, at)
+    assert wired.exists("remaining-1") and wired.exists("settle")
+    await wired.type("remaining-1", "8")
+    await wired.tap("settle")
+    result = wired.text("hand-result")
+    assert "Ann went out" in result and "8 rounds to 10" in result
+    assert wired.text("score-0") == "50"
+    assert wired.exists("next-hand")
+    wired.close()
+
+
+async def test_a_game_won_offers_the_next_game(store: Store) -> None:
+    wired = await Wired(store).open()
+    await wired.tap("new-match")
+    await wired.type("target", "20")
+    await wired.tap("start-match")
+    for tile, at in GO_OUT_HAND[:3]:
+        await lay(wired, tile, at)
+    assert "Ann won game 1" in wired.text("game-result")
+    await wired.tap("next-game")
+    assert wired.text("score-0") == "0"
+    wired.close()
+
+
+async def test_a_reload_by_address_resumes_the_hand(store: Store) -> None:
+    wired = await open_table(store)
+    await wired.tap("tile-4-6")
+    route = wired.page.route
+    assert route.startswith("/match/")
+    again = await Wired(store, route=route).open()
+    assert again.text("board-count") == "10"
+    assert again.text("turn") == "Bob to play"
+    wired.close()
+    again.close()
+
+
+@pytest.mark.parametrize("width", [412, 1280])
+async def test_every_identified_control_is_labelled_and_big_enough(store: Store, width: int) -> None:
+    wired = await open_table(store, width=width)
+    await wired.tap("tile-5-5")
+    await wired.tap("tile-0-5")
+    await wired.tap("at-left")
+    await wired.tap("renege")
+    for identifier, semantics in wired.identified().items():
+        inner = semantics.content
+        label = semantics.label or _words(inner)
+        assert label, f"{identifier} has no readable label"
+        if isinstance(inner, (ft.Button, ft.IconButton)) or getattr(inner, "on_click", None):
+            assert (inner.height or 0) >= 48, f"{identifier} is {inner.height} px high"
+            if isinstance(inner, (ft.Container, ft.IconButton)):
+                assert (inner.width or 0) >= 48, f"{identifier} is {inner.width} px wide"
+    wired.close()
+
+
+def _words(control: ft.Control) -> str:
+    for c in walk(control):
+        for name in ("value", "content", "label", "semantics_label", "tooltip"):
+            value = getattr(c, name, None)
+            if isinstance(value, str) and value.strip():
+                return value
+    return ""
