@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from collections.abc import Callable, Iterable
@@ -12,6 +11,7 @@ from typing import Any
 from scorepad.rules import (
     Draw,
     Event,
+    Layout,
     MatchState,
     Muggins,
     Pass,
@@ -169,15 +169,24 @@ def random_play(match: MatchState, table: Table, rng: random.Random, options: li
     call, fix = None, False
     if hand.started:
         # The count the tile will make decides what a right or a wrong call is.
-        probe = copy.deepcopy(hand.layout)
-        probe.place(written, at)
-        count = probe.board_count
+        count = count_after(match, written, at)
         call, fix = choose_call(rng, count if count > 0 and count % 5 == 0 else 0)
     event = Play(tile_text(written), at=at, call=call, fix=fix)
     table.save()
     outcome = match.apply(event)
     table.hands[seat].remove(tile)
     return event, outcome
+
+
+def count_after(match: MatchState, tile: tuple[int, int], at: str | None) -> int:
+    """The board count the layout would show with ``tile`` laid at ``at`` (on a copy built from its placements)."""
+    hand = match.current
+    assert hand is not None
+    probe = Layout(sniff_rule=match.rules.sniff, long_sides_first=match.rules.long_sides_first)
+    for placed in hand.layout.placements:
+        probe.place((placed.inner, placed.outer), None if placed.at == "set" else placed.at)
+    probe.place(tile, at)
+    return probe.board_count
 
 
 def take_turn(match: MatchState, table: Table, rng: random.Random, on_event: Callable[[MatchState], None]) -> None:
