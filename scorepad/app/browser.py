@@ -152,9 +152,33 @@ class TablePage:
         self.page.wait_for_selector(sel(identifier), state=state, timeout=timeout * 1000)
 
     def tap(self, identifier: str, *, timeout: float = 10.0) -> None:
-        """Tap the control with this identifier."""
+        """Tap the control with this identifier, scrolling it into view first as a finger would.
+
+        The page is a Flutter canvas: a DOM scroll would move the accessibility
+        tree but not the picture, so the view is scrolled with the mouse wheel
+        until the control is on screen, then the middle of it is clicked.
+        """
         self.wait_for(identifier, timeout=timeout)
-        self.page.locator(sel(identifier)).first.click(timeout=timeout * 1000)
+        box = self.scroll_into_view(identifier)
+        self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+    def scroll_into_view(self, identifier: str, *, attempts: int = 30) -> dict[str, float]:
+        """Wheel-scroll until the control is wholly on screen; returns its box."""
+        view = self.page.viewport_size or PHONE
+        locator = self.page.locator(sel(identifier)).first
+        box = locator.bounding_box()
+        for _ in range(attempts):
+            if box is None:
+                raise RuntimeError(f"{identifier} has no box on the page")
+            top, bottom = box["y"], box["y"] + box["height"]
+            if top >= 0 and bottom <= view["height"]:
+                return box
+            delta = (top - view["height"] / 3) if top > 0 else (top - 24)
+            self.page.mouse.move(view["width"] / 2, view["height"] / 2)
+            self.page.mouse.wheel(0, delta)
+            self.page.wait_for_timeout(120)
+            box = locator.bounding_box()
+        raise RuntimeError(f"could not scroll {identifier} into view (box {box})")
 
     def text(self, identifier: str, *, timeout: float = 10.0) -> str:
         """The text of the control with this identifier."""

@@ -33,8 +33,12 @@ def button(
     disabled: bool = False,
     tooltip: str | None = None,
     width: float | None = None,
+    compact: bool = False,
 ) -> ft.Semantics:
-    """A labelled button at least 48 px high, identified by ``identifier``."""
+    """A labelled button at least 48 px high, identified by ``identifier``.
+
+    ``compact`` trims the side padding so a row of five fits a phone.
+    """
     make = {
         "filled": ft.FilledButton,
         "tonal": ft.FilledTonalButton,
@@ -49,6 +53,8 @@ def button(
         height=TOUCH,
         width=width,
         tooltip=tooltip,
+        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6)) if compact else None,
+        expand=compact,
     )
     return ident(identifier, control)
 

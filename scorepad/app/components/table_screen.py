@@ -95,12 +95,17 @@ def status_panel(table: Table, act: Act) -> ft.Control:
         parts = [f"{label}: {points}" for label, points in board.breakdown] or ["nothing on the table"]
         rows.append(note(" + ".join(parts) + f" = {board.count}", identifier="count-breakdown", size=13))
     rows += [
-        note(board.sniff_stage, identifier="sniff-stage", size=13),
+        _lines(note(board.sniff_stage, identifier="sniff-stage", size=13), 2),
         note(table.turn_words(), identifier="turn", size=16),
         wrap_row(seats, spacing=6),
-        note(f"{table.boneyard_words()} · open ends: {board.open_ends}", identifier="boneyard", size=13),
+        _lines(note(f"{table.boneyard_words()} · open ends: {board.open_ends}", identifier="boneyard", size=13), 2),
     ]
     return card(*rows)
+
+
+def _lines(control: ft.Control, lines: int) -> ft.Control:
+    """Keep a line of changing text at a steady height so what lies below does not jump."""
+    return ft.Container(content=control, height=18 * lines, alignment=ft.Alignment.CENTER_LEFT)
 
 
 def message_bar(text: str | None) -> ft.Control | None:
@@ -161,25 +166,34 @@ def end_choice(table: Table, act: Act) -> ft.Control | None:
 
 
 def actions_row(table: Table, act: Act) -> ft.Control:
-    """Draw, pass, undo, redo, renege (and the call panel on demand)."""
+    """Draw, pass, undo, redo and renege, in one row that never wraps (the picker stays put)."""
     hand = table.hand
     playing = table.phase == PLAY
     started = bool(hand and hand.started)
     drawable = hand.drawable if hand and playing else 0
+    renege_allowed = table.rules.renege is not None and started and hand is not None and hand.how != "renege"
     controls = [
-        button("draw", f"Draw ({drawable} left)" if started and playing else "Draw", act(table.draw),
-               icon=ft.Icons.DOWNLOAD, disabled=not (playing and started and drawable > 0)),
-        button("pass", "Pass", act(table.pass_turn), icon=ft.Icons.SKIP_NEXT,
+        button("draw", "Draw", act(table.draw), kind="filled", compact=True,
+               disabled=not (playing and started and drawable > 0)),
+        button("pass", "Pass", act(table.pass_turn), kind="tonal", compact=True,
                disabled=not (playing and hand is not None and hand.can_pass)),
-        button("undo", "Undo", act(table.undo), icon=ft.Icons.UNDO, kind="outlined"),
-        button("redo", "Redo", act(table.redo), icon=ft.Icons.REDO, kind="outlined"),
+        button("undo", "Undo", act(table.undo), kind="outlined", compact=True),
+        button("redo", "Redo", act(table.redo), kind="outlined", compact=True),
+        button("renege", "Renege", act(table.start_renege), kind="outlined", compact=True,
+               disabled=not renege_allowed),
     ]
-    if table.rules.renege is not None and started:
-        controls.append(button("renege", "Renege", act(table.start_renege), icon=ft.Icons.GAVEL, kind="outlined"))
-    if playing and table.call_panel() is None and hand is not None and hand.last_play and not hand.last_play.is_set:
-        controls.append(button("call", "Call...", act(table.open_call), kind="text",
-                               tooltip="Record a call after a play that did not score"))
-    return wrap_row(controls)
+    return ft.Row([ft.Container(content=c, expand=True) for c in controls], spacing=4)
+
+
+def call_on_demand(table: Table, act: Act) -> ft.Control | None:
+    """After a play that did not score, a way to record that something was called anyway."""
+    hand = table.hand
+    if table.phase != PLAY or table.call_panel() is not None or hand is None:
+        return None
+    if hand.last_play is None or hand.last_play.is_set or not hand.events:
+        return None
+    return button("call", "Record a call for that play", act(table.open_call), kind="text",
+                  tooltip="Record a call after a play that did not score")
 
 
 def call_panel(table: Table, act: Act) -> ft.Control | None:
@@ -315,20 +329,25 @@ def hand_over_panel(table: Table, act: Act) -> ft.Control | None:
 
 def table_screen(table: Table, act: Act, on_text: Callable[[int, str], None], header: ft.Control,
                  *, wide: bool) -> ft.Control:
-    """The whole table screen: phone order (status, panels, picker, actions, picture) or two columns."""
+    """The whole table screen, drawn so the tile picker does not move when panels come and go.
+
+    Phone: status, actions, picker, then the panels, then the picture.
+    Wide: status and picture on the left; actions, picker and panels on the right.
+    """
     phase = table.phase
+    fixed: list[Any] = [actions_row(table, act)]
+    if phase == PLAY or (phase == SETTLE and table.settle_seat is not None):
+        fixed.append(tile_picker(table, act, settling=phase == SETTLE))
     panels: list[Any] = [
         message_bar(table.message),
         end_choice(table, act),
         call_panel(table, act) if phase == PLAY else None,
+        call_on_demand(table, act),
         renege_panel(table, act),
         settle_panel(table, act, on_text),
         hand_over_panel(table, act),
     ]
-    if phase == PLAY or (phase == SETTLE and table.settle_seat is not None):
-        panels.append(tile_picker(table, act, settling=phase == SETTLE))
-    panels.append(actions_row(table, act))
-    doing = [c for c in panels if c is not None]
+    doing = [c for c in fixed + panels if c is not None]
     status = status_panel(table, act)
     picture = layout_picture(table.picture())
     if not wide:
