@@ -41,7 +41,7 @@ from scorepad.store.log import Entry, FoldedLog, fold
 from scorepad.store.migrate import upgrade
 from scorepad.store.models import REDO, SETTLE, START, UNDO, as_utc, utcnow
 from scorepad.store.settings import StoreSettings, resolve_url
-from scorepad.store.summary import FINISHED, MatchSummary, status_of, summarize, summary_from_row
+from scorepad.store.summary import MatchSummary, summarize, summary_from_cache
 
 RECORD_FORMAT = "sniff-record/1"
 # Matches whose replayed state is kept in memory (the ones on the table now).
@@ -189,8 +189,8 @@ class Store:
         with self._lock, repo.conflicts_reported(), session_scope(self._writer) as session:
             match_id = repo.create_match(
                 session=session, rules=record.rules.name, options=dict(record.rules.options),
-                players=record.players, device=device, status=status_of(state),
-                summary=summarize(state), now=now,
+                players=record.players, device=device,
+                summary=summarize(state, started=now), now=now,
             )
             repo.add_audit(
                 session=session, match_id=match_id, action="create", device=device, now=now,
@@ -210,7 +210,8 @@ class Store:
     def list_matches(self) -> list[MatchSummary]:
         """Every stored match, newest first, from the listing cache."""
         with session_scope(self._reader) as session:
-            return [summary_from_row(row) for row in repo.listing_rows(session=session)]
+            rows = repo.listing_caches(session=session)
+        return [summary_from_cache(match_id, cache) for match_id, cache in rows]
 
     def audit(self, match_id: int) -> list[AuditItem]:
         """The match's audit trail, oldest first. Raises ``UnknownMatch``."""
@@ -323,8 +324,8 @@ class Store:
                 with repo.conflicts_reported(), session_scope(self._writer) as session:
                     repo.advance_revision(
                         session=session, match_id=match_id, expected=header.revision,
-                        to=header.revision + 1, status=FINISHED,
-                        summary=summarize(loaded.state), finished_at=now,
+                        to=header.revision + 1, finished_at=now,
+                        summary=summarize(loaded.state, started=header.created_at, finished=now),
                     )
                     repo.add_audit(session=session, match_id=match_id, action="finish",
                                    device=device, now=now)
@@ -364,8 +365,8 @@ class Store:
         with self._lock, repo.conflicts_reported(), session_scope(self._writer) as session:
             match_id = repo.create_match(
                 session=session, rules=record.rules.name, options=dict(record.rules.options),
-                players=record.players, device=device, status=status_of(state),
-                summary=summarize(state), now=now, revision=len(log),
+                players=record.players, device=device,
+                summary=summarize(state, started=now), now=now, revision=len(log),
             )
             hand_ids = {
                 number: repo.hand_id(session=session, match_id=match_id, number=number, now=now)
@@ -513,8 +514,8 @@ class Store:
             )
             repo.advance_revision(
                 session=session, match_id=header.id, expected=header.revision,
-                to=entry.revision, status=status_of(change.state),
-                summary=summarize(change.state),
+                to=entry.revision,
+                summary=summarize(change.state, started=header.created_at),
             )
             repo.add_audit(
                 session=session, match_id=header.id, action=change.action, device=device,
