@@ -21,8 +21,15 @@ class TestTheSet:
     def test_scores_its_count_without_a_call(self, name):
         match = new_hand(name, 2)
         [out] = run(match, "5-5")
-        assert out == {"event": "play", "player": 0, "tile": "5-5", "at": "set", "board_count": 10, "score": 10,
-                       "flags": []}
+        assert out == {
+            "event": "play",
+            "player": 0,
+            "tile": "5-5",
+            "at": "set",
+            "board_count": 10,
+            "score": 10,
+            "flags": [],
+        }
         assert match.current.scores == [10, 0]
 
     @pytest.mark.parametrize("call", [0, 5, 20])
@@ -65,8 +72,12 @@ class TestCallsRequired:
 
     @pytest.mark.parametrize(
         ("call", "fix", "score", "flags"),
-        [(None, False, 0, []), (0, False, 0, []), (10, False, 10, ["nonexistent"]),
-         (10, True, 0, ["nonexistent", "corrected"])],
+        [
+            (None, False, 0, []),
+            (0, False, 0, []),
+            (10, False, 10, ["nonexistent"]),
+            (10, True, 0, ["nonexistent", "corrected"]),
+        ],
     )
     def test_a_play_with_nothing_to_score(self, call, fix, score, flags):
         # 5-1 on the left: 1 + 10 = 11, no score.
@@ -190,11 +201,22 @@ class TestMuggins:
         # 0 + 2 + 10 = 12; P1 goes out with 5-3 up: 0 + 2 + 3 + 5 = 10, uncalled; P0 claims it.
         # P0 still holds 6-6 6-5 6-4 6-3 6-2 = 50 pips, paid to P1.
         rec = record(
-            [{"setter": 0,
-              "events": [{"adjust": 1, "count": -5}, {"play": "5-5"}, {"play": "5-0", "at": "left", "call": 0},
-                         {"play": "5-2", "at": "right"}, {"play": "5-3", "at": "up", "call": 0}, {"muggins": 0}],
-              "remaining": [["6-6", "6-5", "6-4", "6-3", "6-2"], []]}],
-            rules="jaques", options={"muggins": True},
+            [
+                {
+                    "setter": 0,
+                    "events": [
+                        {"adjust": 1, "count": -5},
+                        {"play": "5-5"},
+                        {"play": "5-0", "at": "left", "call": 0},
+                        {"play": "5-2", "at": "right"},
+                        {"play": "5-3", "at": "up", "call": 0},
+                        {"muggins": 0},
+                    ],
+                    "remaining": [["6-6", "6-5", "6-4", "6-3", "6-2"], []],
+                }
+            ],
+            rules="jaques",
+            options={"muggins": True},
         )
         out = referee(rec)
         [hand] = out["hands"]

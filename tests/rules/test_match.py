@@ -26,18 +26,26 @@ class TestPresets:
     @pytest.mark.parametrize(
         ("name", "players", "options", "target"),
         [
-            ("smartt", 2, {}, 250), ("smartt", 3, {}, 250), ("smartt", 4, {}, 250),
-            ("american", 2, {}, 250), ("american", 3, {}, 200), ("american", 4, {}, 200),
-            ("jaques", 2, {}, 61), ("jaques", 3, {}, 61), ("jaques", 4, {}, 61),
+            ("smartt", 2, {}, 250),
+            ("smartt", 3, {}, 250),
+            ("smartt", 4, {}, 250),
+            ("american", 2, {}, 250),
+            ("american", 3, {}, 200),
+            ("american", 4, {}, 200),
+            ("jaques", 2, {}, 61),
+            ("jaques", 3, {}, 61),
+            ("jaques", 4, {}, 61),
             ("jaques", 4, {"partners": True}, 121),
-            ("smartt", 2, {"target": 100}, 100), ("jaques", 4, {"partners": True, "target": 61}, 61),
+            ("smartt", 2, {"target": 100}, 100),
+            ("jaques", 4, {"partners": True, "target": 61}, 61),
         ],
     )
     def test_targets(self, name, players, options, target):
         assert make_ruleset(name, players, options).target == target
 
-    @pytest.mark.parametrize(("name", "partners", "sides"), [("smartt", True, 2), ("american", True, 2),
-                                                            ("jaques", False, 4)])
+    @pytest.mark.parametrize(
+        ("name", "partners", "sides"), [("smartt", True, 2), ("american", True, 2), ("jaques", False, 4)]
+    )
     def test_four_players(self, name, partners, sides):
         rules = make_ruleset(name, 4, {})
         assert (rules.partners, rules.sides) == (partners, sides)
@@ -59,8 +67,14 @@ class TestPresets:
     )
     def test_policies(self, name, options, calls, long_first, limit, settlement, game_points, renege):
         rules = make_ruleset(name, 2, options)
-        assert (rules.calls_required, rules.long_sides_first, rules.draw_limit, rules.settlement,
-                rules.game_points, rules.renege) == (calls, long_first, limit, settlement, game_points, renege)
+        assert (
+            rules.calls_required,
+            rules.long_sides_first,
+            rules.draw_limit,
+            rules.settlement,
+            rules.game_points,
+            rules.renege,
+        ) == (calls, long_first, limit, settlement, game_points, renege)
 
     def test_partners_need_four(self):
         with pytest.raises(IllegalRecordError, match="four players"):
@@ -68,10 +82,21 @@ class TestPresets:
 
     @pytest.mark.parametrize(
         ("name", "options"),
-        [("snap", {}), (None, {}), ("Smartt", {}), ("smartt", {"colour": "red"}), ("smartt", {"target": 0}),
-         ("smartt", {"target": True}), ("smartt", {"target": "250"}), ("smartt", {"muggins": 1}),
-         ("smartt", {"set": "double-twelve"}), ("smartt", {"renege": "flog"}), ("smartt", {"sniff": "no"}),
-         ("smartt", []), ("smartt", "muggins")],
+        [
+            ("snap", {}),
+            (None, {}),
+            ("Smartt", {}),
+            ("smartt", {"colour": "red"}),
+            ("smartt", {"target": 0}),
+            ("smartt", {"target": True}),
+            ("smartt", {"target": "250"}),
+            ("smartt", {"muggins": 1}),
+            ("smartt", {"set": "double-twelve"}),
+            ("smartt", {"renege": "flog"}),
+            ("smartt", {"sniff": "no"}),
+            ("smartt", []),
+            ("smartt", "muggins"),
+        ],
     )
     def test_unknown_rules_option_or_value(self, name, options):
         with pytest.raises(RecordFormatError):
@@ -89,8 +114,9 @@ class TestNextSetter:
         with pytest.raises(IllegalRecordError, match=r"^hand 1: the first hand must name its setter"):
             referee(record([{"events": [{"play": "5-5"}]}]))
 
-    @pytest.mark.parametrize(("players", "first", "order"), [(2, 1, [1, 0, 1, 0]), (3, 2, [2, 0, 1, 2]),
-                                                            (4, 1, [1, 2, 3, 0, 1])])
+    @pytest.mark.parametrize(
+        ("players", "first", "order"), [(2, 1, [1, 0, 1, 0]), (3, 2, [2, 0, 1, 2]), (4, 1, [1, 2, 3, 0, 1])]
+    )
     def test_smartt_rotates_clockwise(self, players, first, order):
         match = new_match("smartt", players)
         match.start_hand(first)
@@ -126,9 +152,17 @@ class TestNextSetter:
             match.start_hand(0)
 
     def test_american_after_a_block_the_record_names_it(self):
-        rec = record([{"setter": 0, "events": [{"play": "5-5"}, {"draw": 14}, {"pass": True}, {"pass": True}],
-                       "remaining": [22, 120]},
-                      {"events": [{"play": "3-6"}]}], rules="american")
+        rec = record(
+            [
+                {
+                    "setter": 0,
+                    "events": [{"play": "5-5"}, {"draw": 14}, {"pass": True}, {"pass": True}],
+                    "remaining": [22, 120],
+                },
+                {"events": [{"play": "3-6"}]},
+            ],
+            rules="american",
+        )
         with pytest.raises(IllegalRecordError, match=r"^hand 2: the setter must be named"):
             referee(rec)
         for seat in (0, 1):
@@ -215,8 +249,25 @@ class TestGamePoints:
 
     @pytest.mark.parametrize(
         ("score", "points"),
-        [(-50, 14), (-5, 14), (0, 14), (25, 14), (30, 12), (75, 12), (80, 10), (125, 10), (130, 8), (150, 8),
-         (155, 4), (175, 4), (180, 3), (225, 3), (230, 2), (245, 2), (250, 2)],
+        [
+            (-50, 14),
+            (-5, 14),
+            (0, 14),
+            (25, 14),
+            (30, 12),
+            (75, 12),
+            (80, 10),
+            (125, 10),
+            (130, 8),
+            (150, 8),
+            (155, 4),
+            (175, 4),
+            (180, 3),
+            (225, 3),
+            (230, 2),
+            (245, 2),
+            (250, 2),
+        ],
     )
     def test_bands(self, score, points):
         assert game_points_for(score) == points

@@ -20,12 +20,14 @@ class TestRollback25:
     """The hand stops; the offender's side goes back to its start-of-hand score less 25; others keep theirs."""
 
     def test_the_offender_loses_the_hands_points_and_25(self):
-        rec = record([
-            # Hand 1: P0 sets 5-5 (10), P1 5-0 left (10); P0's renege: P0 0 - 25, P1 keeps 10.
-            {"setter": 0, "events": [{"play": "5-5"}, {"play": "5-0", "at": "left"}, {"renege": 0}]},
-            # Hand 2: P1 sets 4-6 (10, now 20); P0 6-1 on the right: 4 + 1 = 5 (-20); P1's renege: 10 - 25.
-            {"setter": 1, "events": [{"play": "4-6"}, {"play": "6-1", "at": "right"}, {"renege": 1}]},
-        ])
+        rec = record(
+            [
+                # Hand 1: P0 sets 5-5 (10), P1 5-0 left (10); P0's renege: P0 0 - 25, P1 keeps 10.
+                {"setter": 0, "events": [{"play": "5-5"}, {"play": "5-0", "at": "left"}, {"renege": 0}]},
+                # Hand 2: P1 sets 4-6 (10, now 20); P0 6-1 on the right: 4 + 1 = 5 (-20); P1's renege: 10 - 25.
+                {"setter": 1, "events": [{"play": "4-6"}, {"play": "6-1", "at": "right"}, {"renege": 1}]},
+            ]
+        )
         out = referee(rec)
         assert [h["scores_before"] for h in out["hands"]] == [[0, 0], [-25, 10]]
         assert [h["scores_after"] for h in out["hands"]] == [[-25, 10], [-20, -15]]
@@ -46,24 +48,39 @@ class TestRollback25:
         refused(match, Void())
 
     def test_after_going_out_there_is_no_award(self):
-        rec = record([{"setter": 0, "events": [{"adjust": 1, "count": -6}, {"play": "5-5"},
-                                               {"play": "5-0", "at": "left"}, {"renege": 0}]}])
+        rec = record(
+            [
+                {
+                    "setter": 0,
+                    "events": [
+                        {"adjust": 1, "count": -6},
+                        {"play": "5-5"},
+                        {"play": "5-0", "at": "left"},
+                        {"renege": 0},
+                    ],
+                }
+            ]
+        )
         [hand] = referee(rec)["hands"]
         assert hand["end"] == {"how": "renege", "by": 0}
         assert hand["scores_after"] == [-25, 10]
 
     def test_after_the_winning_play_it_undoes_the_win(self):
         # Target 10: the 5-5 set wins at once; P0's renege is proved after it.
-        rec = record([{"setter": 0, "events": [{"play": "5-5"}, {"renege": 0}]},
-                      {"setter": 1, "events": [{"play": "3-6"}]}], options={"target": 10})
+        rec = record(
+            [{"setter": 0, "events": [{"play": "5-5"}, {"renege": 0}]}, {"setter": 1, "events": [{"play": "3-6"}]}],
+            options={"target": 10},
+        )
         out = referee(rec)
         assert out["hands"][0]["end"] == {"how": "renege", "by": 0}
         assert out["games"] == []
         assert (out["hands"][1]["game"], out["hands"][1]["scores_before"]) == (1, [-25, 0])
 
     def test_by_the_loser_after_the_winning_play_the_win_stands(self):
-        rec = record([{"setter": 0, "events": [{"play": "5-5"}, {"renege": 1}]},
-                      {"setter": 1, "events": [{"play": "3-6"}]}], options={"target": 10})
+        rec = record(
+            [{"setter": 0, "events": [{"play": "5-5"}, {"renege": 1}]}, {"setter": 1, "events": [{"play": "3-6"}]}],
+            options={"target": 10},
+        )
         out = referee(rec)
         assert out["games"] == [{"number": 1, "winner": 0, "scores": [10, -25], "game_points": 14, "rubed": [1]}]
         assert (out["hands"][1]["game"], out["hands"][1]["scores_before"]) == (2, [0, 0])
@@ -107,8 +124,9 @@ class TestDeduct50:
         assert match.current.scores_after == [10, 0]
 
     def test_a_win_stands_and_the_50_comes_off_the_final_score(self):
-        rec = record([{"setter": 0, "events": [{"play": "5-5"}, {"renege": 0}]}],
-                     options={"target": 10, "renege": "deduct50"})
+        rec = record(
+            [{"setter": 0, "events": [{"play": "5-5"}, {"renege": 0}]}], options={"target": 10, "renege": "deduct50"}
+        )
         out = referee(rec)
         assert out["hands"][0]["end"] == {"how": "won"}
         assert out["hands"][0]["scores_after"] == [-40, 0]
@@ -131,11 +149,13 @@ class TestVoid:
     """Smartt §11.3: the hand is thrown in; every side back to its start-of-hand score; the same setter again."""
 
     def test_scores_go_back_and_the_same_setter_sets(self):
-        rec = record([
-            {"setter": 1, "events": [{"play": "4-6"}, {"play": "6-1", "at": "right"}]},
-            {"setter": 0, "events": [{"play": "5-5"}, {"play": "5-0", "at": "left"}, {"void": True}]},
-            {"events": [{"play": "3-6"}]},
-        ])
+        rec = record(
+            [
+                {"setter": 1, "events": [{"play": "4-6"}, {"play": "6-1", "at": "right"}]},
+                {"setter": 0, "events": [{"play": "5-5"}, {"play": "5-0", "at": "left"}, {"void": True}]},
+                {"events": [{"play": "3-6"}]},
+            ]
+        )
         with pytest.raises(IllegalRecordError, match="hand 1: the hand has not ended"):
             referee(rec)
         rec["hands"][0]["events"].append({"renege": 0})
@@ -148,8 +168,11 @@ class TestVoid:
 
     @pytest.mark.parametrize(("name", "players"), [("smartt", 3), ("american", 2), ("jaques", 4)])
     def test_any_other_setter_is_refused(self, name, players):
-        rec = record([{"setter": 1, "events": [{"play": "5-5"}, {"void": True}]},
-                      {"setter": 0, "events": [{"play": "3-6"}]}], rules=name, players=players)
+        rec = record(
+            [{"setter": 1, "events": [{"play": "5-5"}, {"void": True}]}, {"setter": 0, "events": [{"play": "3-6"}]}],
+            rules=name,
+            players=players,
+        )
         with pytest.raises(IllegalRecordError, match=r"^hand 2: the setter should be seat 1, not seat 0"):
             referee(rec)
 

@@ -13,8 +13,23 @@ from .support import new_hand, record, referee, run
 class TestRounding:
     @pytest.mark.parametrize(
         ("pips", "rounded"),
-        [(0, 0), (1, 0), (2, 0), (3, 5), (4, 5), (5, 5), (7, 5), (8, 10), (12, 10), (13, 15), (17, 15), (49, 50),
-         (52, 50), (53, 55), (168, 170)],
+        [
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 5),
+            (4, 5),
+            (5, 5),
+            (7, 5),
+            (8, 10),
+            (12, 10),
+            (13, 15),
+            (17, 15),
+            (49, 50),
+            (52, 50),
+            (53, 55),
+            (168, 170),
+        ],
     )
     def test_remainders_0_to_2_down_3_and_4_up(self, pips, rounded):
         assert round5(pips) == rounded
@@ -213,8 +228,13 @@ class TestRemainingInARecord:
 
     def test_an_impossible_entry_names_the_hand(self):
         rec = record(
-            [{"setter": 0, "events": [{"adjust": 1, "count": -6}, {"play": "5-5"}, {"play": "5-3", "at": "left"}],
-              "remaining": [500, []]}]
+            [
+                {
+                    "setter": 0,
+                    "events": [{"adjust": 1, "count": -6}, {"play": "5-5"}, {"play": "5-3", "at": "left"}],
+                    "remaining": [500, []],
+                }
+            ]
         )
         with pytest.raises(IllegalRecordError, match=r"^hand 1: seat 0 holds 6 tiles"):
             referee(rec)

@@ -107,10 +107,12 @@ class RandomHands(RuleBasedStateMachine):
         assert self.hand.scores[rules.side_of(seat)] == side_score + score
 
     @precondition(
-        lambda self: self.match.rules.renege is not None
-        and self.hand.started
-        and self.hand.how not in ("renege", "void")
-        and self.hand.settlement is None
+        lambda self: (
+            self.match.rules.renege is not None
+            and self.hand.started
+            and self.hand.how not in ("renege", "void")
+            and self.hand.settlement is None
+        )
     )
     @rule(seat=st.integers(min_value=0, max_value=3), roll=st.integers(min_value=0, max_value=9))
     def renege(self, seat, roll):
