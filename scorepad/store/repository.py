@@ -173,16 +173,16 @@ def hand_id(*, session: Session, match_id: int, number: int, now: datetime) -> i
 
     Two writers creating the same hand collide on UNIQUE(match_id, number).
     """
+    hands = Hand.__table__
     found = session.execute(
-        select(Hand.id).where(col(Hand.match_id) == match_id, col(Hand.number) == number)
+        select(hands.c.id).where(hands.c.match_id == match_id, hands.c.number == number)
     ).scalar_one_or_none()
     if found is not None:
         return found
-    hand = Hand(match_id=match_id, number=number, created_at=now)
-    session.add(hand)
-    session.flush()
-    assert hand.id is not None
-    return hand.id
+    result = session.execute(
+        insert(hands).values(match_id=match_id, number=number, created_at=now)
+    )
+    return result.inserted_primary_key[0]
 
 
 def append_entry(
@@ -201,14 +201,15 @@ def append_entry(
     Raises SQLAlchemy's ``IntegrityError`` when ``seq`` is taken in that hand
     (inside ``conflicts_reported`` it becomes ``StoreConflict``).
     """
-    entry = LogEntry(
-        hand_id=hand_id, seq=seq, revision=revision, kind=kind,
-        payload=payload, device=device, created_at=now,
+    # Core statements on the hot path: the ORM's unit of work costs more
+    # than the insert itself.
+    result = session.execute(
+        insert(LogEntry.__table__).values(
+            hand_id=hand_id, seq=seq, revision=revision, kind=kind,
+            payload=payload, device=device, created_at=now,
+        )
     )
-    session.add(entry)
-    session.flush()
-    assert entry.id is not None
-    return entry.id
+    return result.inserted_primary_key[0]
 
 
 def append_entries(*, session: Session, rows: Sequence[dict[str, Any]]) -> None:
@@ -234,9 +235,10 @@ def advance_revision(
     values: dict[str, Any] = {"revision": to, "status": summary["status"], "summary": summary}
     if finished_at is not None:
         values["finished_at"] = finished_at
+    matches = Match.__table__
     result = session.execute(
-        update(Match)
-        .where(col(Match.id) == match_id, col(Match.revision) == expected)
+        update(matches)
+        .where(matches.c.id == match_id, matches.c.revision == expected)
         .values(**values)
     )
     if result.rowcount != 1:  # type: ignore[attr-defined]
@@ -256,8 +258,8 @@ def add_audit(
     detail: dict[str, Any] | None = None,
 ) -> None:
     """Record who did what to the match, and when."""
-    session.add(
-        AuditEntry(
+    session.execute(
+        insert(AuditEntry.__table__).values(
             match_id=match_id, event_id=event_id, action=action, hand=hand,
             seq=seq, detail=detail or {}, at=now, device=device,
         )
