@@ -1,7 +1,10 @@
 """The events of a hand, in the vocabulary of records.md §4.
 
-Each event is a small frozen value that reads from and writes to the record's
-JSON object, so ``event_from_dict(e.to_dict()) == e``.
+Each event is a small value that reads from and writes to the record's JSON
+object, so ``event_from_dict(e.to_dict()) == e``. Events are treated as
+immutable once made; they are plain slotted dataclasses (not frozen) because a
+frozen dataclass costs three times as much to build, and the simulator builds
+one per move.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from scorepad.rules.errors import IllegalEventError
 POSITIONS = ("left", "right", "up", "down")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Play:
     """A tile laid: the set, or a coupling at ``at`` with what the player called."""
 
@@ -38,7 +41,7 @@ class Play:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Draw:
     """The player to move drew ``count`` tiles on this visit to the boneyard."""
 
@@ -53,7 +56,7 @@ class Draw:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Pass:
     """The player to move cannot play and may not draw."""
 
@@ -67,7 +70,7 @@ class Pass:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Muggins:
     """An opponent claims the score the last player did not call (muggins option)."""
 
@@ -78,7 +81,7 @@ class Muggins:
         return {"muggins": self.seat}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Renege:
     """A renege by ``seat`` was proved (Smartt §11.1)."""
 
@@ -89,7 +92,7 @@ class Renege:
         return {"renege": self.seat}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Adjust:
     """Tiles moved between the boneyard and a seat outside the turn (Smartt §11.4)."""
 
@@ -101,7 +104,7 @@ class Adjust:
         return {"adjust": self.seat, "count": self.count}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Void:
     """The hand is thrown in and redealt (Smartt §11.3)."""
 

@@ -7,8 +7,7 @@ raises ``IllegalEventError`` and leaves the hand exactly as it was.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from scorepad.rules.errors import IllegalEventError, SniffError
 from scorepad.rules.events import Adjust, Draw, Event, Muggins, Pass, Play, Renege, Void
@@ -18,6 +17,10 @@ from scorepad.rules.settle import RENEGE_DEDUCTION, RENEGE_ROLLBACK, Settlement,
 from scorepad.rules.tiles import full_set, key, parse_tile, pips
 
 IN_PROGRESS, OUT, BLOCKED, RENEGE, WON, VOID = "in-progress", "out", "blocked", "renege", "won", "void"
+
+# Every double-six tile as written either way round: a dictionary look-up on the hot path.
+_FAST_TILES = {f"{a}-{b}": (a, b) for a in range(7) for b in range(7)}
+_TILE_TEXT = {tile: text for text, tile in _FAST_TILES.items()}
 
 
 def score_of(board_count: int) -> int:
@@ -36,14 +39,12 @@ def call_flags(score: int, call: int) -> list[str]:
     return ["overcall"] if call > score else ["undercall"]
 
 
-@dataclass(frozen=True, slots=True)
-class LastPlay:
-    """The latest play, kept for muggins claims and the call panel."""
+class LastPlay(NamedTuple):
+    """The latest play, for muggins claims and the call panel."""
 
     seat: int
     board_count: int
     score: int
-    call: int
     recorded: int
     flags: tuple[str, ...]
     is_set: bool
@@ -78,6 +79,8 @@ class HandState:
         self.played: set[tuple[int, int]] = set()
         self.layout = Layout(sniff_rule=rules.sniff, long_sides_first=rules.long_sides_first)
         self.events: list[Event] = []
+        # One account per event. A play's flags are a tuple, so that an account holds only
+        # immutable values and the garbage collector need not keep scanning a long match.
         self.outcomes: list[dict[str, Any]] = []
         self.visit_draws = 0
         self.passes = 0
@@ -87,7 +90,6 @@ class HandState:
         self.won_side: int | None = None
         self.win_seat: int | None = None
         self.deductions: list[int] = []
-        self.last_play: LastPlay | None = None
         self.claim_open = False
         self.remaining: list[list[str] | int] | None = None
         self.settlement: Settlement | None = None
@@ -98,6 +100,22 @@ class HandState:
     def started(self) -> bool:
         """Whether the set has been laid."""
         return self.layout.set_tile is not None
+
+    @property
+    def last_play(self) -> LastPlay | None:
+        """The latest play of the hand with the score that existed, or None before the set."""
+        for outcome in reversed(self.outcomes):
+            if outcome["event"] == "play":
+                count = outcome["board_count"]
+                return LastPlay(
+                    outcome["player"],
+                    count,
+                    score_of(count),
+                    outcome["score"],
+                    outcome["flags"],
+                    outcome["at"] == "set",
+                )
+        return None
 
     @property
     def drawable(self) -> int:
@@ -189,57 +207,50 @@ class HandState:
         Returns the referee's account of the event. Raises IllegalEventError
         with one plain sentence when the rules refuse it; the hand is unchanged.
         """
-        if isinstance(event, Play):
-            outcome = self._play(event)
-        elif isinstance(event, Draw):
-            outcome = self._draw(event)
-        elif isinstance(event, Pass):
-            outcome = self._pass(event)
-        elif isinstance(event, Muggins):
-            outcome = self._muggins(event)
-        elif isinstance(event, Renege):
-            outcome = self._renege(event)
-        elif isinstance(event, Adjust):
-            outcome = self._adjust(event)
-        elif isinstance(event, Void):
-            outcome = self._void()
-        else:
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
             raise IllegalEventError(f"not an event: {event!r}")
+        outcome = handler(self, event)
         self.events.append(event)
         self.outcomes.append(outcome)
         return outcome
 
     def _play(self, ev: Play) -> dict[str, Any]:
-        self._require_in_play(ev.by)
+        if self.how != IN_PROGRESS or (ev.by is not None and ev.by != self.turn):
+            self._require_in_play(ev.by)
         rules = self.rules
         seat = self.turn
-        try:
-            tile = parse_tile(ev.tile, rules.max_pip)
-        except SniffError as err:
-            raise IllegalEventError(str(err)) from None
-        tile_key = key(*tile)
+        tile = _FAST_TILES.get(ev.tile) if rules.max_pip == 6 else None
+        if tile is None:
+            try:
+                tile = parse_tile(ev.tile, rules.max_pip)
+            except SniffError as err:
+                raise IllegalEventError(str(err)) from None
+        tile_key = (tile[0], tile[1]) if tile[0] <= tile[1] else (tile[1], tile[0])
         if tile_key in self.played:
             raise IllegalEventError(f"{tile[0]}-{tile[1]} has already been played in this hand")
         if self.tiles_held[seat] < 1:
             raise IllegalEventError(f"seat {seat} holds no tiles to play")
-        is_set = not self.started
-        placed = self.layout.place(tile, ev.at)
+        layout = self.layout
+        is_set = layout.set_tile is None
+        placed = layout.place(tile, ev.at)
         # From here on nothing can fail: the play is accepted.
         self.played.add(tile_key)
         self.tiles_held[seat] -= 1
         self.visit_draws = 0
         self.passes = 0
-        board_count = self.layout.board_count
-        score = score_of(board_count)
-        if is_set:
-            # Smartt §4.2: the set scores its count without a call and is never flagged.
-            call, recorded, flags = score, score, []
+        board_count = layout.board_count
+        score = board_count if board_count > 0 and board_count % 5 == 0 else 0  # Smartt §7.1
+        flags: tuple[str, ...] = ()
+        if is_set or (ev.call is None or ev.call == score):
+            # Called exactly right; Smartt §4.2: the set scores its count without a call, unflagged.
+            call = recorded = score
         else:
-            call = score if ev.call is None else ev.call
-            flags = call_flags(score, call)
+            call = ev.call
+            flags = tuple(call_flags(score, call))
             if ev.fix and flags:
                 # Smartt §7.2: corrected before the next tile, so the right score is recorded.
-                flags.append("corrected")
+                flags += ("corrected",)
                 recorded = score
             elif rules.calls_required:
                 # Smartt §7.2: an uncorrected call stands as called, even when wrong.
@@ -247,9 +258,8 @@ class HandState:
             else:
                 # American 'Score a placement': every placement scores itself.
                 recorded = score
-        side = rules.side_of(seat)
+        side = seat % 2 if rules.partners else seat  # RuleSet.side_of, inlined on the hot path
         self.scores[side] += recorded
-        self.last_play = LastPlay(seat, board_count, score, call, recorded, tuple(flags), is_set)
         # Jaques 'Variations: Muggins': only a score not called at all can be claimed.
         self.claim_open = rules.muggins and not is_set and call == 0 and score > 0 and not ev.fix
         if self.tiles_held[seat] == 0:
@@ -261,7 +271,7 @@ class HandState:
         return {
             "event": "play",
             "player": seat,
-            "tile": f"{tile[0]}-{tile[1]}",
+            "tile": _TILE_TEXT[tile] if rules.max_pip == 6 else f"{tile[0]}-{tile[1]}",
             "at": placed.at,
             "board_count": board_count,
             "score": recorded,
@@ -367,7 +377,7 @@ class HandState:
         self.tiles_held[ev.seat] += ev.count
         return {"event": "adjust", "player": ev.seat, "count": ev.count}
 
-    def _void(self) -> dict[str, Any]:
+    def _void(self, _ev: Void) -> dict[str, Any]:
         if self.how != IN_PROGRESS:
             raise IllegalEventError(f"the hand has ended ({self.how}) and can no longer be thrown in")
         if not self.started:
@@ -428,8 +438,7 @@ class HandState:
             raise IllegalEventError(
                 f"'remaining' needs one entry a seat ({rules.players}), each a list of tiles or a pip total"
             )
-        unplayed = [t for t in full_set(rules.max_pip) if t not in self.played]
-        weights = sorted(pips(t) for t in unplayed)
+        weights: list[int] = []  # the unplayed tiles' weights, sorted; only a pip total needs them
         open_values = set(self.layout.open_ends().values())
         listed: set[tuple[int, int]] = set()
         totals = []
@@ -457,6 +466,7 @@ class HandState:
                     listed.add(tile_key)
                     total += pips(tile)
             elif isinstance(entry, int) and not isinstance(entry, bool):
+                weights = weights or sorted(pips(t) for t in full_set(rules.max_pip) if t not in self.played)
                 lightest, heaviest = sum(weights[:held]), sum(weights[len(weights) - held :]) if held else 0
                 if not lightest <= entry <= heaviest:
                     raise IllegalEventError(
@@ -469,3 +479,14 @@ class HandState:
                 )
             totals.append(total)
         return totals
+
+
+_HANDLERS = {
+    Play: HandState._play,
+    Draw: HandState._draw,
+    Pass: HandState._pass,
+    Muggins: HandState._muggins,
+    Renege: HandState._renege,
+    Adjust: HandState._adjust,
+    Void: HandState._void,
+}

@@ -8,7 +8,8 @@ short ends.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from types import MappingProxyType
+from typing import NamedTuple
 
 from scorepad.rules.errors import IllegalEventError
 from scorepad.rules.events import POSITIONS
@@ -18,8 +19,7 @@ LINE = ("left", "right")
 SHORT = ("up", "down")
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
+class Placement(NamedTuple):
     """One tile on the table: where it went and which of its values faces out."""
 
     tile: tuple[int, int]
@@ -45,6 +45,9 @@ class Layout:
 
     __slots__ = (
         "_count",
+        "_ends",
+        "_ends_view",
+        "_points",
         "arms",
         "long_sides_first",
         "placements",
@@ -65,6 +68,10 @@ class Layout:
         self.arms: dict[str, list[Placement]] = {p: [] for p in POSITIONS}
         self.placements: list[Placement] = []
         self._count = 0
+        self._ends: dict[str, int] = {}
+        self._ends_view: MappingProxyType[str, int] = MappingProxyType(self._ends)
+        # What each end adds to the board count, the Sniff aside; kept up to date play by play.
+        self._points = dict.fromkeys(POSITIONS, 0)
 
     # -- reading ---------------------------------------------------------------
 
@@ -73,20 +80,14 @@ class Layout:
         """The board count (Smartt §7.1): the total of every scoring extremity."""
         return self._count
 
-    def open_ends(self) -> dict[str, int]:
-        """Each position a tile may be played on now, with the value it must match."""
-        if self.set_tile is None:
-            return {}
-        ends = {pos: self._end_value(pos) for pos in LINE}
-        if self._short_ends_open():
-            for pos in SHORT:
-                ends[pos] = self._end_value(pos)
-        return ends
+    def open_ends(self) -> MappingProxyType[str, int]:
+        """Each position a tile may be played on now, with the value it must match (read-only)."""
+        return self._ends_view
 
     def fits(self, tile: tuple[int, int]) -> list[str]:
         """The positions where ``tile`` couples to an open end (empty before the set: any tile sets)."""
         a, b = tile
-        return [pos for pos, value in self.open_ends().items() if value in (a, b)]
+        return [pos for pos, value in self._ends.items() if value in (a, b)]
 
     def breakdown(self) -> list[tuple[str, int]]:
         """Where the board count comes from: ``(label, points)`` for each scoring extremity."""
@@ -112,8 +113,7 @@ class Layout:
 
     def describe_open_ends(self) -> str:
         """The open ends in words, e.g. ``left 3, right 5``."""
-        ends = self.open_ends()
-        return ", ".join(f"{pos} {value}" for pos, value in ends.items()) or "none (no set yet)"
+        return ", ".join(f"{pos} {value}" for pos, value in self._ends.items()) or "none (no set yet)"
 
     # -- playing ---------------------------------------------------------------
 
@@ -125,14 +125,13 @@ class Layout:
         fits more than one end and ``at`` is missing; the layout is unchanged.
         """
         a, b = tile
-        double = a == b
         if self.set_tile is None:
             if at not in (None, "set"):
                 raise IllegalEventError(f"the first tile is the set and takes no 'at' (got {at!r})")
             return self._lay_set(tile)
         if at == "set":
             raise IllegalEventError(f"the set is already down; {text(tile)} must couple to an open end")
-        ends = self.open_ends()
+        ends = self._ends
         if at is None:
             where = [pos for pos, value in ends.items() if value in (a, b)]
             if not where:
@@ -144,7 +143,7 @@ class Layout:
         elif at not in ends:
             raise IllegalEventError(self._closed_reason(at, tile))
         value = ends[at]
-        if value not in (a, b):
+        if value != a and value != b:
             fitting = self.fits(tile)
             also = f"; it fits {', '.join(fitting)}" if fitting else "; it fits no open end"
             raise IllegalEventError(
@@ -152,8 +151,9 @@ class Layout:
                 f" (open ends: {self.describe_open_ends()}){also}"
             )
         outer = b if a == value else a
+        double = a == b
         becomes_sniff = double and self.sniff_rule and self.sniff_value is None
-        placed = Placement(key(a, b), at, value, outer, double, becomes_sniff)
+        placed = Placement((a, b) if a <= b else (b, a), at, value, outer, double, becomes_sniff)
         arm = self.arms[at]
         if becomes_sniff:
             # Smartt §6: the first double is the Sniff wherever it falls; laid on an
@@ -163,7 +163,19 @@ class Layout:
             self.sniff_index = len(arm)
         arm.append(placed)
         self.placements.append(placed)
-        self._count = sum(points for _, points in self._parts())
+        points = self._points
+        points[at] = 0 if becomes_sniff else (2 * outer if double else outer)
+        set_a, set_b = self.set_tile
+        if set_a == set_b and self.sniff_at != "set" and (at == "left" or at == "right"):
+            # All Fives: a double set with one side covered is an ordinary double at the other end.
+            other = "right" if at == "left" else "left"
+            if not self.arms[other]:
+                points[other] = 2 * set_a
+        self._count = points["left"] + points["right"] + points["up"] + points["down"] + self._sniff_points()
+        ends[at] = outer
+        if self.sniff_value is not None and "up" not in ends and self._short_ends_open():
+            # The short ends open now (Smartt §6: once both long sides are covered).
+            ends["up"] = ends["down"] = value
         return placed
 
     def _lay_set(self, tile: tuple[int, int]) -> Placement:
@@ -174,20 +186,16 @@ class Layout:
             self.sniff_value, self.sniff_at = a, "set"
         placed = Placement(key(a, b), "set", a, b, double, double and self.sniff_rule)
         self.placements.append(placed)
-        self._count = sum(points for _, points in self._parts())
+        if self.sniff_at != "set":
+            self._points["left"], self._points["right"] = a, b  # Smartt §7.1: the set alone counts both ends
+        self._count = self._points["left"] + self._points["right"] + self._sniff_points()
+        self._ends["left"], self._ends["right"] = a, b
+        if self._short_ends_open():
+            # Jaques 'How to play' step 2: the four sides may be developed in any order.
+            self._ends["up"] = self._ends["down"] = a
         return placed
 
     # -- internals ---------------------------------------------------------------
-
-    def _end_value(self, pos: str) -> int:
-        arm = self.arms[pos]
-        if arm:
-            return arm[-1].outer
-        if pos in SHORT:
-            assert self.sniff_value is not None
-            return self.sniff_value
-        assert self.set_tile is not None
-        return self.set_tile[0] if pos == "left" else self.set_tile[1]
 
     def _long_sides_covered(self) -> bool:
         if self.sniff_at == "set":
@@ -203,18 +211,20 @@ class Layout:
 
     def _sniff_open_sides(self) -> tuple[int, int]:
         """How many of the Sniff's long sides and short ends are still uncovered."""
-        short_open = sum(1 for pos in SHORT if not self.arms[pos])
+        arms = self.arms
+        short_open = (not arms["up"]) + (not arms["down"])
         if self.sniff_at == "set":
-            long_open = sum(1 for pos in LINE if not self.arms[pos])
-        else:
-            far_open = len(self.arms[self.sniff_at or "left"]) == self.sniff_index + 1
-            long_open = 1 if far_open else 0
-        return long_open, short_open
+            return (not arms["left"]) + (not arms["right"]), short_open
+        far_open = len(arms[self.sniff_at or "left"]) == self.sniff_index + 1
+        return int(far_open), short_open
 
     def _sniff_points(self) -> int:
         # records.md §5: the Sniff counts its number once for each uncovered side, at most twice.
+        if self.sniff_value is None:
+            return 0
         long_open, short_open = self._sniff_open_sides()
-        return (self.sniff_value or 0) * min(2, long_open + short_open)
+        uncovered = long_open + short_open
+        return self.sniff_value * (2 if uncovered > 2 else uncovered)
 
     def _parts(self) -> list[tuple[str, int]]:
         if self.set_tile is None:
@@ -268,7 +278,7 @@ class Layout:
 
 def _sides_words(long_open: int, short_open: int) -> str:
     if long_open == 2 and short_open == 2:
-        return "all four sides open"
+        return "all four sides uncovered"
     if long_open == 0 and short_open == 0:
         return "dead"
     words = []
@@ -276,4 +286,4 @@ def _sides_words(long_open: int, short_open: int) -> str:
         words.append("both long sides" if long_open == 2 else "one long side")
     if short_open:
         words.append("both short ends" if short_open == 2 else "one short end")
-    return " and ".join(words) + " open"
+    return " and ".join(words) + " uncovered"

@@ -150,8 +150,15 @@ def report(match: MatchState) -> dict[str, Any]:
                 "setter": hand.setter,
                 "scores_before": list(hand.scores_before),
                 "scores_after": hand.scores_after,
-                "events": hand.outcomes,
+                "events": [_json_account(outcome) for outcome in hand.outcomes],
                 "end": hand.end(),
             }
         )
     return {"hands": hands, "games": [game.to_dict() for game in match.games()]}
+
+
+def _json_account(outcome: dict[str, Any]) -> dict[str, Any]:
+    """An event's account with its flags as a JSON list (records.md §6)."""
+    if "flags" in outcome:
+        return {**outcome, "flags": list(outcome["flags"])}
+    return outcome

@@ -42,6 +42,10 @@ def parse_tile(text: object, max_pip: int = 6) -> tuple[int, int]:
     """
     if not isinstance(text, str):
         raise SniffError(f'a tile is written like "5-3", not {_show(text)}')
+    if len(text) == 3 and text[1] == "-" and text[0] in _DIGITS and text[2] in _DIGITS:
+        a, b = _DIGITS[text[0]], _DIGITS[text[2]]
+        if a <= max_pip and b <= max_pip:
+            return a, b
     found = _TILE_TEXT.match(text)
     if found is None:
         raise SniffError(f'a tile is written like "5-3", not {_show(text)}')
@@ -78,6 +82,7 @@ def tile_name(tile: tuple[int, int]) -> str | None:
 
 
 _SET_WORD = {6: "six", 9: "nine"}
+_DIGITS = {str(d): d for d in range(10)}
 
 
 def _show(value: object) -> str:

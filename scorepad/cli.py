@@ -1,0 +1,109 @@
+"""The ``scorepad`` command: the table app, the referee, the simulator and the store."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from scorepad.app import cli as app_cli
+from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE, run_referee
+from scorepad.rules import IllegalRecordError, RecordFormatError
+from scorepad.store import cli as store_cli
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every subcommand."""
+    parser = argparse.ArgumentParser(prog="scorepad", description="Score-pad and referee for the domino game Sniff.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    referee = commands.add_parser("referee", help="replay a sniff-record/1 file and give the ruling")
+    referee.add_argument("record", help="the record file (JSON)")
+    referee.add_argument("--json", action="store_true", help="print the ruling as one JSON object")
+    referee.set_defaults(func=lambda args: run_referee(args.record, as_json=args.json))
+
+    simulate = commands.add_parser("simulate", help="play random legal hands through the engine")
+    simulate.add_argument("--rules", default="smartt", help="smartt, american or jaques")
+    simulate.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    simulate.add_argument("--hands", type=int, default=100)
+    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a record option, e.g. muggins=true or target=100 (repeatable)",
+    )
+    simulate.add_argument("--record", metavar="OUT.json", help="write what was played as a record")
+    simulate.add_argument("--json", action="store_true", help="print the figures as JSON")
+    simulate.set_defaults(func=_run_simulate)
+
+    store_cli.add_commands(commands)
+    app_cli.add_commands(commands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit status (never raises for a user's mistake)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command is None:
+            # A bare `scorepad` opens the score-pad itself.
+            return app_cli.run_default(args)
+        return args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:  # a last guard: the user gets one line, never a traceback
+        sys.stderr.write(f"scorepad: internal error ({type(err).__name__}): {err}; please report it\n")
+        return EXIT_ILLEGAL
+
+
+def _run_simulate(args: argparse.Namespace) -> int:
+    from scorepad.simulate import simulate
+
+    try:
+        options = dict(_parse_option(text) for text in args.option)
+        if args.hands < 1:
+            raise ValueError("--hands must be at least 1")
+        match, work = simulate(args.rules, args.players, args.hands, args.seed, options)
+    except RecordFormatError as err:
+        sys.stderr.write(f"{err}\n")
+        return EXIT_UNREADABLE
+    except (IllegalRecordError, ValueError) as err:
+        sys.stderr.write(f"{err}\n")
+        return EXIT_ILLEGAL
+    if args.record:
+        Path(args.record).write_text(json.dumps(match.to_record(), indent=1) + "\n")
+    figures = work.as_dict()
+    if args.json:
+        sys.stdout.write(json.dumps(figures) + "\n")
+        return 0
+    console = Console(highlight=False, soft_wrap=True)
+    console.print(f"[bold]{match.rules.describe()}[/], seed {args.seed}")
+    console.print(
+        f"{work.hands} hands ({work.games} games, {work.events} events) in {work.seconds:.3f} s:"
+        f" [bold]{figures['hands_per_second']} hands/s[/]"
+    )
+    console.print(
+        f"per hand: {figures['tiles_laid_per_hand']} tiles laid, {figures['tiles_drawn_per_hand']} drawn,"
+        f" {figures['scoring_plays_per_hand']} scoring plays, {figures['points_per_hand']} points"
+    )
+    console.print("ends: " + ", ".join(f"{how} {n}" for how, n in figures["ends"].items()))  # type: ignore[union-attr]
+    if args.record:
+        console.print(f"record written to {args.record}")
+    return 0
+
+
+def _parse_option(text: str) -> tuple[str, object]:
+    name, sep, raw = text.partition("=")
+    if not sep:
+        raise ValueError(f"an option is written NAME=VALUE, not {text!r}")
+    try:
+        value: object = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return name.strip(), value

@@ -1,0 +1,68 @@
+"""``scorepad referee``: replay a record and give the ruling, readable or as JSON (records.md §6)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+
+from scorepad.rules import IllegalRecordError, RecordFormatError, load_record, replay, report
+from scorepad.rules.match import MatchState
+from scorepad.rules.narrate import hand_lines, scores_line
+
+EXIT_ILLEGAL = 1
+EXIT_UNREADABLE = 2
+
+
+def run_referee(path: str, *, as_json: bool) -> int:
+    """Replay the record at ``path`` and print the ruling; return the exit status.
+
+    Status 2 when the file is not a readable sniff-record/1, 1 when the rules
+    refuse it; the one-line reason goes to stderr and nothing to stdout.
+    """
+    try:
+        text = Path(path).read_bytes()
+    except OSError as err:
+        return _fail(f"cannot read {path}: {err.strerror or err}", EXIT_UNREADABLE)
+    try:
+        match = replay(load_record(text))
+    except RecordFormatError as err:
+        return _fail(f"{path}: {err}", EXIT_UNREADABLE)
+    except IllegalRecordError as err:
+        return _fail(str(err), EXIT_ILLEGAL)
+    if as_json:
+        sys.stdout.write(json.dumps(report(match)) + "\n")
+    else:
+        print_account(match, Console(highlight=False, soft_wrap=True))
+    return 0
+
+
+def print_account(match: MatchState, console: Console) -> None:
+    """Print the match hand by hand: plays with their counts explained, ends, games."""
+    rules = match.rules
+    console.print(f"[bold]{escape(rules.describe())}[/]: " + escape(", ".join(match.players)))
+    games = {g.number: g for g in match.games()}
+    for hand in match.hands:
+        setter = match.players[hand.setter]
+        console.print()
+        console.print(f"[bold]Hand {hand.number}[/] (game {hand.game}), {escape(setter)} sets")
+        console.print(f"  before: {escape(scores_line(match, hand.scores_before))}")
+        for line in hand_lines(match, hand):
+            console.print(escape(line) if line[:1] == " " else "  " + escape(line))
+        console.print(f"  after: {escape(scores_line(match, hand.scores_after))}")
+        game = games.get(hand.game) if hand.winner() is not None else None
+        if game is not None:
+            summary = f"[bold]Game {game.number}[/] won by {escape(match.side_name(game.winner))}"
+            summary += f" ({escape(scores_line(match, game.scores))})"
+            if game.game_points is not None:
+                rubed = ", ".join(match.side_name(s) for s in game.rubed or ()) or "nobody"
+                summary += f"; game points {game.game_points}; Rubed: {escape(rubed)}"
+            console.print(summary)
+
+
+def _fail(message: str, status: int) -> int:
+    sys.stderr.write(message.replace("\n", " ") + "\n")
+    return status

@@ -1,0 +1,106 @@
+"""The referee's account in words: each play's count explained, each call judged, each end settled.
+
+Used by ``scorepad referee`` (readable output) and by the table app's result panels.
+"""
+
+from __future__ import annotations
+
+from scorepad.rules.events import Adjust, Draw, Muggins, Pass, Play, Renege, Void
+from scorepad.rules.hand import BLOCKED, OUT, RENEGE, VOID, WON, HandState, score_of
+from scorepad.rules.layout import Layout
+from scorepad.rules.match import MatchState
+from scorepad.rules.settle import RENEGE_DEDUCTION, RENEGE_ROLLBACK
+from scorepad.rules.tiles import parse_tile
+
+FLAG_WORDS = {
+    "missed": "a score existed and was not called",
+    "overcall": "called more than the count",
+    "undercall": "called less than the count",
+    "nonexistent": "called a score that did not exist",
+    "corrected": "corrected before the next tile",
+}
+
+
+def hand_lines(match: MatchState, hand: HandState) -> list[str]:
+    """One line per event of ``hand``, then its end, in plain words."""
+    rules = match.rules
+    layout = Layout(sniff_rule=rules.sniff, long_sides_first=rules.long_sides_first)
+    lines = []
+    for index, (event, outcome) in enumerate(zip(hand.events, hand.outcomes, strict=True), 1):
+        who = match.players[outcome["player"]] if "player" in outcome else ""
+        if isinstance(event, Play):
+            layout.place(parse_tile(outcome["tile"], rules.max_pip), outcome["at"])
+            lines.append(f"{index:>3}. {_play_words(match, event, outcome, who, layout)}")
+        elif isinstance(event, Draw):
+            lines.append(f"{index:>3}. {who} draws {event.count}")
+        elif isinstance(event, Pass):
+            lines.append(f"{index:>3}. {who} passes")
+        elif isinstance(event, Muggins):
+            lines.append(f"{index:>3}. {who} calls muggins and takes the missed {outcome['score']}")
+        elif isinstance(event, Renege):
+            lines.append(f"{index:>3}. a renege by {who} is proved")
+        elif isinstance(event, Adjust):
+            moved = f"takes {event.count} from" if event.count > 0 else f"returns {-event.count} to"
+            lines.append(f"{index:>3}. {who} {moved} the boneyard (a dealing irregularity)")
+        elif isinstance(event, Void):
+            lines.append(f"{index:>3}. the hand is thrown in")
+    return lines + end_lines(match, hand)
+
+
+def _play_words(match: MatchState, event: Play, outcome: dict, who: str, layout: Layout) -> str:
+    count = outcome["board_count"]
+    if outcome["at"] == "set":
+        head = f"{who} sets {outcome['tile']}: {layout.explain()}"
+        return head + (f", scores {outcome['score']}" if outcome["score"] else ", no score")
+    head = f"{who} plays {outcome['tile']} {outcome['at']}: {layout.explain()}"
+    exists = score_of(count)
+    flags = outcome["flags"]
+    if not flags:
+        return head + (f", scores {outcome['score']}" if outcome["score"] else ", no score")
+    call = exists if event.call is None else event.call
+    judged = "; ".join(FLAG_WORDS[f] for f in flags)
+    if "corrected" in flags:
+        result = f"recorded {outcome['score']}"
+    elif match.rules.calls_required:
+        result = "the call stands" if outcome["score"] == call else f"recorded {outcome['score']}"
+        result += f": {outcome['score']}" if outcome["score"] == call else ""
+    else:
+        result = f"the count scores by itself: {outcome['score']}"
+    return f"{head}, called {call} ({judged}); {result}"
+
+
+def end_lines(match: MatchState, hand: HandState) -> list[str]:
+    """How the hand ended, with the settlement's rounding shown step by step."""
+    rules = match.rules
+    lines = []
+    if hand.how == OUT:
+        lines.append(f"{match.players[hand.went_out or 0]} goes out.")
+    elif hand.how == BLOCKED:
+        lines.append("The hand is blocked: nobody can play and no legal draw remains.")
+    elif hand.how == WON:
+        side = hand.won_side or 0
+        lines.append(f"{match.side_name(side)} reach {rules.target} and win the game at once; no settlement.")
+    elif hand.how == RENEGE:
+        side = rules.side_of(hand.renege_by or 0)
+        before = hand.scores_before[side]
+        lines.append(
+            f"The hand stops for the renege: {match.side_name(side)} go back to {before}"
+            f" less {RENEGE_ROLLBACK} = {before - RENEGE_ROLLBACK}; the others keep what they scored."
+        )
+    elif hand.how == VOID:
+        lines.append("The hand is void: every side goes back to its start-of-hand score.")
+    else:
+        lines.append(f"In progress: seat {hand.turn} ({match.players[hand.turn]}) to play.")
+    if hand.settlement is not None:
+        lines.extend(f"  {step}" for step in hand.settlement.steps)
+    elif hand.needs_settlement:
+        lines.append("  awaiting the remaining tiles to settle")
+    if hand.deductions and hand.finished:
+        for seat in hand.deductions:
+            lines.append(f"  renege by {match.players[seat]}: {RENEGE_DEDUCTION} off side {rules.side_of(seat)}")
+    return lines
+
+
+def scores_line(match: MatchState, scores: list[int] | tuple[int, ...]) -> str:
+    """Each side's score, named."""
+    return ", ".join(f"{match.side_name(side)} {score}" for side, score in enumerate(scores))

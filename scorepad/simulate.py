@@ -1,0 +1,150 @@
+"""``scorepad simulate``: random legal hands played through the validating engine.
+
+Each hand is dealt from a shuffled set; every player picks a random legal
+placement, draws as the rules allow, sometimes miscalls, and every step goes
+through ``MatchState.apply`` exactly as a replayed record does.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from scorepad.rules import Draw, MatchState, Muggins, Pass, Play, make_ruleset
+from scorepad.rules.hand import BLOCKED, IN_PROGRESS, OUT, HandState
+from scorepad.rules.tiles import full_set
+
+MISCALL_RATE = 0.05  # how often a simulated player calls a wrong score
+FIX_RATE = 0.4  # how often a miscall is corrected before the next tile
+CLAIM_RATE = 0.5  # how often an opponent notices a missed score under muggins
+CALLS = (0, 5, 10, 15, 20)
+TILE_TEXT = {(a, b): f"{a}-{b}" for a in range(10) for b in range(10)}
+
+
+@dataclass
+class Workload:
+    """What a simulation did: the fingerprint that makes timings comparable."""
+
+    hands: int = 0
+    games: int = 0
+    events: int = 0
+    tiles_laid: int = 0
+    tiles_drawn: int = 0
+    scoring_plays: int = 0
+    points: int = 0
+    seconds: float = 0.0
+    ends: dict[str, int] = field(default_factory=dict)
+
+    def per_hand(self, amount: int) -> float:
+        """An amount averaged over the hands played."""
+        return amount / self.hands if self.hands else 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        """The workload and its per-hand fingerprint as plain data."""
+        return {
+            "hands": self.hands,
+            "games": self.games,
+            "events": self.events,
+            "seconds": round(self.seconds, 4),
+            "hands_per_second": round(self.hands / self.seconds, 1) if self.seconds else None,
+            "tiles_laid_per_hand": round(self.per_hand(self.tiles_laid), 3),
+            "tiles_drawn_per_hand": round(self.per_hand(self.tiles_drawn), 3),
+            "scoring_plays_per_hand": round(self.per_hand(self.scoring_plays), 3),
+            "points_per_hand": round(self.per_hand(self.points), 3),
+            "ends": dict(sorted(self.ends.items())),
+        }
+
+
+def simulate(
+    rules: str, players: int, hands: int, seed: int, options: dict[str, object] | None = None
+) -> tuple[MatchState, Workload]:
+    """Play ``hands`` random legal hands and return the match with its workload.
+
+    Raises RecordFormatError or IllegalRecordError for an unknown preset or
+    options that cannot go together; never for the play itself, which the
+    engine validates event by event.
+    """
+    rng = random.Random(seed)
+    ruleset = make_ruleset(rules, players, options or {})
+    match = MatchState(ruleset, [f"Player {seat + 1}" for seat in range(players)])
+    deck = list(full_set(ruleset.max_pip))
+    work = Workload()
+    started = time.perf_counter()
+    for _ in range(hands):
+        nxt = match.next_setter()
+        setter = nxt.default
+        if setter is None:
+            setter = rng.choice(sorted(nxt.allowed) if nxt.allowed else range(players))
+        hand = match.start_hand(setter)
+        rng.shuffle(deck)
+        each = ruleset.tiles_each
+        held = [deck[seat * each : (seat + 1) * each] for seat in range(players)]
+        boneyard = deck[players * each :]
+        work.tiles_drawn += _play_hand(rng, match, hand, held, boneyard)
+        work.hands += 1
+        work.ends[hand.how] = work.ends.get(hand.how, 0) + 1
+        if hand.winner() is not None:
+            work.games += 1
+    _tally(work, match)
+    work.seconds = time.perf_counter() - started
+    return match, work
+
+
+def _play_hand(
+    rng: random.Random,
+    match: MatchState,
+    hand: HandState,
+    held: list[list[tuple[int, int]]],
+    boneyard: list[tuple[int, int]],
+) -> int:
+    """Play one hand at random through ``hand.apply``; return how many tiles were drawn."""
+    tiles_drawn = 0
+    rules = match.rules
+    seat = hand.turn
+    a, b = held[seat].pop(rng.randrange(len(held[seat])))
+    set_tile = (a, b) if rng.random() < 0.5 else (b, a)
+    hand.apply(Play(TILE_TEXT[set_tile]))
+    ends = hand.layout.open_ends()  # a live read-only view
+    while hand.how == IN_PROGRESS:
+        seat = hand.turn
+        hand_tiles = held[seat]
+        moves = [(t, pos) for t in hand_tiles for pos, v in ends.items() if v == t[0] or v == t[1]]
+        if not moves:
+            drawn, may_draw = 0, hand.drawable
+            while not moves and drawn < may_draw:
+                tile = boneyard.pop()
+                hand_tiles.append(tile)
+                drawn += 1
+                moves = [(tile, pos) for pos, v in ends.items() if v == tile[0] or v == tile[1]]
+            if drawn:
+                tiles_drawn += drawn
+                hand.apply(Draw(drawn))
+            if not moves:
+                hand.apply(Pass())
+                continue
+        tile, pos = rng.choice(moves)
+        hand_tiles.remove(tile)
+        call, fix = None, False
+        if rng.random() < MISCALL_RATE:
+            call, fix = rng.choice(CALLS), rng.random() < FIX_RATE
+        hand.apply(Play(TILE_TEXT[tile], at=pos, call=call, fix=fix))
+        if hand.claim_open and rng.random() < CLAIM_RATE:
+            opponents = [s for s in range(rules.players) if rules.side_of(s) != rules.side_of(seat)]
+            hand.apply(Muggins(rng.choice(opponents)))
+    if hand.how in (OUT, BLOCKED):
+        match.settle([[TILE_TEXT[t] for t in tiles] for tiles in held])
+    return tiles_drawn
+
+
+def _tally(work: Workload, match: MatchState) -> None:
+    """Count events, tiles laid and scores over every hand, once, after the run."""
+    for hand in match.hands:
+        work.events += len(hand.outcomes)
+        for outcome in hand.outcomes:
+            if outcome["event"] == "play":
+                work.tiles_laid += 1
+            score = outcome.get("score", 0)
+            if score > 0:
+                work.scoring_plays += 1
+                work.points += score
