@@ -19,6 +19,7 @@ from scorepad.rules import IllegalRecordError, RecordFormatError, load_record, r
 
 from .support import record
 from .test_examples import RECORDS
+from .test_golden import GOLDEN
 
 GOOD = record(
     [
@@ -33,7 +34,7 @@ GOOD = record(
         }
     ]
 )
-BASES = [GOOD] + [json.loads(p.read_text()) for p in RECORDS]
+BASES = [GOOD] + [json.loads(p.read_text()) for p in [*RECORDS, *GOLDEN]]
 
 
 def run_referee(content: str | bytes | dict | list | Any) -> tuple[int, str, str]:
