@@ -5,13 +5,14 @@ the rules engine. See docs/store.md.
 """
 
 from scorepad.store.errors import (
+    BrokenLog,
     MatchFinished,
     NothingToUndo,
     StoreConflict,
     StoreError,
     UnknownMatch,
 )
-from scorepad.store.store import AuditItem, BrokenLog, Store, open_store
+from scorepad.store.store import AuditItem, Store, open_store
 from scorepad.store.summary import MatchSummary
 
 __all__ = [

@@ -34,3 +34,7 @@ class NothingToUndo(StoreError):
 
 class MatchFinished(StoreError):
     """The match was closed with ``Store.finish`` and takes no more entries."""
+
+
+class BrokenLog(StoreError):
+    """A stored log no longer replays through the rules (a rules change, or tampering)."""

@@ -302,8 +302,3 @@ def listing_caches(*, session: Session) -> list[tuple[int, dict[str, Any]]]:
     if ids is None:
         return []
     return list(zip(map(int, ids.split(",")), json.loads(f"[{caches}]"), strict=True))
-
-
-def count_matches(*, session: Session) -> int:
-    """How many matches are stored."""
-    return session.execute(select(func.count()).select_from(Match)).scalar_one()

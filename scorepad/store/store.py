@@ -23,33 +23,20 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from scorepad.rules import (
-    Event,
-    MatchState,
-    Record,
-    SniffError,
-    event_from_dict,
-    load_record,
-    make_ruleset,
-    parse_record,
-    replay,
-)
+from scorepad.rules import Event, MatchState, Record, SniffError, load_record, parse_record, replay
 from scorepad.store import repository as repo
 from scorepad.store.db import make_engine, session_scope, writer
-from scorepad.store.errors import MatchFinished, NothingToUndo, StoreConflict, StoreError
+from scorepad.store.errors import BrokenLog, MatchFinished, NothingToUndo, StoreConflict
 from scorepad.store.log import Entry, FoldedLog, fold
 from scorepad.store.migrate import upgrade
 from scorepad.store.models import REDO, SETTLE, START, UNDO, as_utc, utcnow
+from scorepad.store.replay import as_event, entries_in_state, event_kind, rebuild
 from scorepad.store.settings import StoreSettings, resolve_url
 from scorepad.store.summary import MatchSummary, summarize, summary_from_cache
 
 RECORD_FORMAT = "sniff-record/1"
 # Matches whose replayed state is kept in memory (the ones on the table now).
 CACHE_SIZE = 32
-
-
-class BrokenLog(StoreError):
-    """A stored log no longer replays through the rules (a rules change, or tampering)."""
 
 
 @dataclass(frozen=True)
@@ -84,46 +71,6 @@ class _Change:
     state: MatchState
     action: str
     log: FoldedLog | None = None
-
-
-def _event_kind(event: Event) -> str:
-    return type(event).__name__.lower()
-
-
-def _as_event(event: Event | dict[str, Any]) -> Event:
-    if isinstance(event, dict):
-        return event_from_dict(event)
-    if not isinstance(event, Event):  # type: ignore[arg-type, misc]
-        raise TypeError(f"not an event: {event!r}")
-    return event
-
-
-def _entries_in_state(state: MatchState) -> int:
-    # One start per hand, its events, and its settlement if it had one.
-    return sum(1 + len(h.events) + (h.settlement is not None) for h in state.hands)
-
-
-def rebuild(header: repo.MatchHeader, log: FoldedLog) -> MatchState:
-    """Replay what stands of a match's log through the rules engine.
-
-    Raises ``BrokenLog`` if the engine refuses a stored entry.
-    """
-    rules = make_ruleset(header.rules, len(header.players), header.options)
-    state = MatchState(rules, list(header.players))
-    for number, entries in log.started_hands():
-        entry = entries[0]
-        try:
-            state.start_hand(entry.payload.get("setter"))
-            for entry in entries[1:]:
-                if entry.kind == SETTLE:
-                    state.settle(entry.payload["remaining"])
-                else:
-                    state.apply(event_from_dict(entry.payload))
-        except SniffError as err:
-            raise BrokenLog(
-                f"match {header.id} hand {number} entry {entry.seq} no longer replays: {err}"
-            ) from err
-    return state
 
 
 class Store:
@@ -251,14 +198,14 @@ class Store:
         nothing and raises the engine's ``IllegalEventError``. Also raises
         ``UnknownMatch``, ``MatchFinished`` and ``StoreConflict``.
         """
-        checked = _as_event(event)
+        checked = as_event(event)
 
         def plan(loaded: _Loaded) -> _Change:
             loaded.state.apply(checked)
             hand = loaded.state.current
             assert hand is not None
             return _Change(
-                hand.number, _event_kind(checked), checked.to_dict(), loaded.state, "append"
+                hand.number, event_kind(checked), checked.to_dict(), loaded.state, "append"
             )
 
         return self._write(match_id, plan, device=device)
@@ -356,7 +303,7 @@ class Store:
         log: list[tuple[int, str, dict[str, Any]]] = []
         for number, (hand, played) in enumerate(zip(record.hands, state.hands, strict=True), 1):
             log.append((number, START, {"setter": hand.setter}))
-            log.extend((number, _event_kind(e), e.to_dict()) for e in hand.events)
+            log.extend((number, event_kind(e), e.to_dict()) for e in hand.events)
             # Only a hand the rules settled keeps its 'remaining' (replay
             # ignores it after a renege, a win or a void).
             if played.settlement is not None:
@@ -408,7 +355,7 @@ class Store:
     def _shown(self, match_id: int) -> _Loaded | None:
         """The match as this store last returned it, if that state is still intact."""
         cached = self._cache.get(match_id)
-        if cached is None or cached.log.standing_count() != _entries_in_state(cached.state):
+        if cached is None or cached.log.standing_count() != entries_in_state(cached.state):
             return None
         self._cache.move_to_end(match_id)
         return cached
@@ -422,7 +369,10 @@ class Store:
                 return cached
             header = repo.match_header(session=session, match_id=match_id)
             entries = repo.read_log(session=session, match_id=match_id)
-        log = fold(entries)
+        try:
+            log = fold(entries)
+        except ValueError as err:
+            raise BrokenLog(f"match {match_id}: the stored log is inconsistent: {err}") from err
         loaded = _Loaded(header=header, entries=entries, log=log, state=rebuild(header, log))
         self._remember(loaded)
         return loaded
