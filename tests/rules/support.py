@@ -71,9 +71,14 @@ def as_event(event: Event | dict[str, Any] | str) -> Event:
     return event
 
 
+def plain(value: Any) -> Any:
+    """A value as the referee's JSON shows it (tuples become lists), for comparing with hand-written data."""
+    return json.loads(json.dumps(value))
+
+
 def run(match: MatchState, *events: Event | dict[str, Any] | str) -> list[dict[str, Any]]:
-    """Apply events in order and return the referee's outcome of each."""
-    return [match.apply(as_event(e)) for e in events]
+    """Apply events in order and return the referee's account of each, as JSON shows it."""
+    return [plain(match.apply(as_event(e))) for e in events]
 
 
 def record(
@@ -93,7 +98,7 @@ def record(
 
 def referee(obj: dict[str, Any]) -> dict[str, Any]:
     """The referee's --json object for a record object, read through JSON text as a file would be."""
-    return report(replay(parse_record(json.loads(json.dumps(obj)))))
+    return plain(report(replay(parse_record(plain(obj)))))
 
 
 def snapshot(match: MatchState) -> dict[str, Any]:

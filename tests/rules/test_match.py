@@ -397,11 +397,6 @@ class TestExport:
 
 
 class TestReportIsASnapshot:
-    @pytest.mark.xfail(
-        strict=True,
-        reason="engine bug: records.py report() puts each HandState's live 'outcomes' list in the report, so a "
-        "report taken earlier grows as the hand goes on (and editing a report edits the match)",
-    )
     def test_an_earlier_report_does_not_change(self):
         match = new_hand("smartt", 2)
         run(match, "5-5")

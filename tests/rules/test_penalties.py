@@ -6,7 +6,7 @@ import pytest
 
 from scorepad.rules import Adjust, Draw, IllegalEventError, IllegalRecordError, Pass, Play, Renege, Void
 
-from .support import new_hand, record, referee, run, snapshot
+from .support import new_hand, plain, record, referee, run, snapshot
 
 
 def refused(match, event, text=None):
@@ -37,7 +37,7 @@ class TestRollback25:
     def test_partners_share_the_penalty(self):
         match = new_hand("smartt", 4)
         run(match, "5-5", Play("5-0", at="left"), Renege(2))
-        assert match.current.scores_after == [-25, 10]
+        assert plain(match.current.scores_after) == [-25, 10]
 
     def test_the_hand_stops(self):
         match = new_hand("smartt", 2)
@@ -105,7 +105,7 @@ class TestRollback25:
     def test_with_the_option(self, name):
         match = new_hand(name, 2, renege="rollback25")
         run(match, "5-5", Renege(0))
-        assert match.current.scores_after == [-25, 0]
+        assert plain(match.current.scores_after) == [-25, 0]
 
 
 class TestDeduct50:
@@ -116,12 +116,12 @@ class TestDeduct50:
         # P1 goes out with 5-3 up: 0 + 2 + 3 + 5 = 10 (P1 20). P0's 30 pips are P1's award: 50, less 50.
         match = new_hand("smartt", 2, renege="deduct50")
         run(match, Adjust(1, -5), "5-5", Play("5-0", at="left"), Renege(1), Play("5-2", at="right"))
-        assert match.current.scores_after == [10, 10]
+        assert plain(match.current.scores_after) == [10, 10]
         run(match, Play("5-3", at="up"))
         assert match.current.end() == {"how": "out", "by": 1}
         match.settle([30, []])
         assert match.current.end() == {"how": "out", "by": 1, "award": 30, "to": 1}
-        assert match.current.scores_after == [10, 0]
+        assert plain(match.current.scores_after) == [10, 0]
 
     def test_a_win_stands_and_the_50_comes_off_the_final_score(self):
         rec = record(
@@ -136,13 +136,13 @@ class TestDeduct50:
         match = new_hand("american", 2, renege="deduct50")
         run(match, "5-5", Renege(0), Draw(14), Pass(), Pass())
         match.settle([22, 120])
-        assert match.current.scores_after == [10 - 20 - 50, -120]
+        assert plain(match.current.scores_after) == [10 - 20 - 50, -120]
 
     def test_two_reneges_two_deductions(self):
         match = new_hand("smartt", 3, renege="deduct50")
         run(match, "5-5", Renege(1), Renege(1), Void())
         # A void puts every score back, deductions included.
-        assert match.current.scores_after == [0, 0, 0]
+        assert plain(match.current.scores_after) == [0, 0, 0]
 
 
 class TestVoid:
