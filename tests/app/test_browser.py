@@ -1,0 +1,182 @@
+"""End to end in Debian's Chromium: the served page driven only by its semantic identifiers.
+
+Each test starts ``python -m scorepad.app web`` on 127.0.0.1 with its own SQLite
+file, with no CDN (every request that does not go to 127.0.0.1 is aborted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorepad.app.browser import CHROMIUM, DESKTOP, PHONE, AppServer, TablePage, launch_chromium, sel
+
+from .app_hands import GO_OUT_COUNTS, GO_OUT_HAND
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason=f"needs Debian's chromium at {CHROMIUM} (apt-get install -y chromium)"
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """One headless Chromium for the module."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[AppServer]:
+    """The app served on a free port with its own database."""
+    app = AppServer(f"sqlite:///{tmp_path / 'table.db'}").start(log_path=tmp_path / "server.log")
+    yield app
+    app.stop()
+
+
+@pytest.fixture
+def table(chromium: Any, server: AppServer) -> Iterator[TablePage]:
+    """A phone-sized page on the app's home screen."""
+    page = TablePage(chromium, server.url, viewport=PHONE)
+    page.open()
+    yield page
+    page.close()
+
+
+def start(page: TablePage, *, players: int = 2) -> None:
+    """New match with the defaults (or another player count), then Start."""
+    page.tap("new-match")
+    if players != 2:
+        page.tap(f"players-{players}")
+        page.wait_contains("rules-summary", f"{players} players")
+    page.tap("start-match")
+    page.wait_text("board-count", "0")
+
+
+def lay(page: TablePage, tile: str, at: str | None = None) -> None:
+    """Tap the tile laid (and its end), then wait until the page shows it played."""
+    low, high = sorted(int(v) for v in tile.split("-"))
+    name = f"tile-{low}-{high}"
+    page.tap(name)
+    if at is not None:
+        page.tap(f"at-{at}")
+    # Played: the picker marks the tile, or (the hand over) the picker has gone.
+    page.page.wait_for_function(
+        "s => { const e = document.querySelector(s);"
+        " return e === null || (e.getAttribute('aria-label') || '').includes('played'); }",
+        arg=sel(name),
+        timeout=10_000,
+    )
+
+
+def test_a_two_player_smartt_hand_from_the_set_to_a_go_out_settlement(table: TablePage) -> None:
+    start(table)
+    assert table.text("turn") == "Ann to set"
+    for (tile, at), count in zip(GO_OUT_HAND[:4], GO_OUT_COUNTS, strict=False):
+        lay(table, tile, at)
+        table.wait_text("board-count", str(count))
+    assert (table.number("score-0"), table.number("score-1")) == (20, 10)
+    # A wrong tile entered by mistake is taken back.
+    lay(table, "2-5")
+    table.wait_text("board-count", "13")
+    table.tap("undo")
+    table.wait_text("board-count", str(GO_OUT_COUNTS[3]))
+    for (tile, at), count in zip(GO_OUT_HAND[4:], GO_OUT_COUNTS[4:], strict=True):
+        lay(table, tile, at)
+        table.wait_text("board-count", str(count))
+    assert (table.number("score-0"), table.number("score-1")) == (40, 10)
+    table.fill("remaining-1", "8")
+    table.wait_contains("settle-preview", "8 rounds to 10")
+    table.tap("settle")
+    table.wait_contains("hand-result", "8 rounds to 10")
+    assert "Ann went out" in table.text("hand-result")
+    table.wait_text("score-0", "50")
+    table.tap("next-hand")
+    table.wait_text("turn", "Bob to set")
+    assert (table.number("score-0"), table.number("score-1")) == (50, 10)
+
+
+def test_a_four_player_partnership_hand_that_blocks(table: TablePage) -> None:
+    start(table, players=4)
+    lay(table, "6-6")
+    for seat in (1, 2, 3, 0):
+        table.wait_contains("turn", "to play")
+        table.tap("draw")
+        table.wait_contains("boneyard", "may draw 1")
+        table.tap("draw")
+        table.wait_contains("boneyard", "may draw 0")
+        table.tap("pass")
+        if seat != 0:
+            table.wait_contains("boneyard", "may draw 2")
+    table.wait_for("settle")
+    for seat, pips in enumerate((20, 30, 25, 28)):
+        table.fill(f"remaining-{seat}", str(pips))
+    table.wait_contains("settle-preview", "rounds to 60")
+    table.tap("settle")
+    table.wait_contains("hand-result", "The hand is blocked")
+    assert "58 rounds to 60" in table.text("hand-result")
+    table.wait_text("score-0", "60")
+    assert table.number("score-1") == 0
+
+
+def test_a_renege_is_previewed_then_rolled_back(table: TablePage) -> None:
+    start(table)
+    for tile, at in GO_OUT_HAND[:3]:
+        lay(table, tile, at)
+    table.wait_text("score-0", "20")
+    assert table.number("score-1") == 10
+    table.tap("renege")
+    table.tap("offender-1")
+    table.wait_contains("renege-preview", "less 25 = -25")
+    assert table.number("score-1") == 10, "nothing changes before the renege is confirmed"
+    table.tap("confirm-renege")
+    table.wait_text("score-1", "-25")
+    assert table.number("score-0") == 20
+    assert "Renege by Bob" in table.text("hand-result")
+
+
+def test_a_reload_and_a_server_restart_mid_hand_lose_nothing(table: TablePage, server: AppServer) -> None:
+    start(table)
+    for tile, at in GO_OUT_HAND[:5]:
+        lay(table, tile, at)
+    table.tap("draw")
+    table.wait_contains("boneyard", "may draw 1")
+    expected = (table.text("board-count"), table.text("score-0"), table.text("score-1"), table.text("turn"))
+    assert expected == ("12", "20", "10", "Bob to play")
+
+    table.reload(ready="board-count")
+    table.wait_text("board-count", "12")
+    assert (table.text("score-0"), table.text("score-1"), table.text("turn")) == expected[1:]
+    assert "may draw 1" in table.text("boneyard")
+
+    server.stop()
+    server.start()
+    table.reload(ready="board-count")
+    table.wait_text("board-count", "12")
+    assert (table.text("score-0"), table.text("score-1"), table.text("turn")) == expected[1:]
+    lay(table, "1-2")
+    table.wait_text("board-count", "12")
+    assert table.text("turn") == "Ann to play"
+
+
+def test_resume_latest_and_the_desktop_layout(chromium: Any, server: AppServer) -> None:
+    phone = TablePage(chromium, server.url, viewport=PHONE)
+    phone.open()
+    start(phone)
+    lay(phone, "4-6")
+    phone.close()
+    desk = TablePage(chromium, server.url, viewport=DESKTOP, color_scheme="dark")
+    desk.open()
+    desk.tap("resume-latest")
+    desk.wait_text("board-count", "10")
+    assert desk.number("score-0") == 10
+    desk.close()
