@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,14 +19,26 @@ DEFAULT_PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 @pytest.fixture(scope="session")
 def pg_base_url() -> str:
-    """The PostgreSQL server's URL; skips (with the reason) only if it cannot be reached."""
+    """The PostgreSQL server's URL.
+
+    Skips, with the reason, only when nothing listens at the server's address;
+    a server that answers but refuses us is a failure. With
+    ``SCOREPAD_REQUIRE_POSTGRES=1`` (CI) an unreachable server fails too.
+    """
     url = os.environ.get("SCOREPAD_TEST_POSTGRES_URL", DEFAULT_PG_URL)
-    engine = create_engine(url, connect_args={"connect_timeout": 3})
+    parsed = make_url(url)
+    address = (parsed.host or "127.0.0.1", parsed.port or 5432)
+    try:
+        socket.create_connection(address, timeout=3).close()
+    except OSError as err:
+        reason = f"PostgreSQL unreachable at {address[0]}:{address[1]} ({err})"
+        if os.environ.get("SCOREPAD_REQUIRE_POSTGRES"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    engine = create_engine(url, connect_args={"connect_timeout": 5})
     try:
         with engine.connect() as conn:
             conn.execute(text("select 1"))
-    except Exception as err:  # any failure to connect means: no server here
-        pytest.skip(f"PostgreSQL unreachable at {url}: {str(err).splitlines()[0]}")
     finally:
         engine.dispose()
     return url
