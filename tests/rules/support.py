@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -24,7 +25,14 @@ from scorepad.rules import (
     report,
 )
 
-SHARED_EXAMPLES_PARTS = ("shared", "spec", "examples")
+# HYPOTHESIS_PROFILE=thorough (conftest.py) runs every hypothesis test ten times as long.
+SCALE = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 1
+
+
+def examples(n: int) -> int:
+    """How many examples a hypothesis test runs under the current profile."""
+    return n * SCALE
+
 
 # Every preset with the player counts and options the contract allows.
 CONFIGS: list[tuple[str, int, dict[str, Any]]] = [

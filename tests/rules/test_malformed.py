@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from scorepad.cli import main
 from scorepad.rules import IllegalRecordError, RecordFormatError, load_record, replay
 
-from .support import record
+from .support import examples, record
 from .test_examples import RECORDS
 from .test_golden import GOLDEN
 
@@ -367,14 +367,14 @@ def mutated_records(draw) -> tuple[dict, tuple]:
 
 
 class TestFuzz:
-    @settings(max_examples=120)
+    @settings(max_examples=examples(120))
     @given(junk)
     def test_junk_json_values(self, value):
         status, out, err = run_referee(value)
         check_clean(status, out, err)
         assert status == (2 if unreadable(value) else status)
 
-    @settings(max_examples=200)
+    @settings(max_examples=examples(200))
     @given(mutated_records())
     def test_mutated_records(self, case):
         obj, path = case

@@ -17,6 +17,7 @@ from .support import (
     choose_call,
     count_after,
     deal,
+    examples,
     legal_plays,
     new_match,
     referee,
@@ -207,5 +208,5 @@ class RandomHands(RuleBasedStateMachine):
         assert layout.board_count == sum(points for _, points in layout.breakdown())
 
 
-RandomHands.TestCase.settings = settings(max_examples=40, stateful_step_count=80, deadline=None)
+RandomHands.TestCase.settings = settings(max_examples=examples(40), stateful_step_count=80, deadline=None)
 TestRandomHands = RandomHands.TestCase
