@@ -37,3 +37,12 @@ class TestContractExamples:
     @pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
     def test_replay_from_bytes_is_the_same(self, path: Path):
         assert report(replay(load_record(path.read_bytes()))) == report(replay(load_record(path.read_text())))
+
+    @pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
+    def test_the_command_prints_the_expected_json(self, path: Path, capsys):
+        from scorepad.cli import main
+
+        assert main(["referee", str(path), "--json"]) == 0
+        captured = capsys.readouterr()
+        assert captured.err == ""
+        assert json.loads(captured.out) == json.loads(path.with_name(path.stem + ".expected.json").read_text())

@@ -32,3 +32,25 @@ class TestGoldenRecords:
     def test_replay_matches_the_hand_worked_output(self, path: Path):
         expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
         assert json.loads(json.dumps(report(replay(load_record(path.read_text()))))) == expected
+
+
+class TestThroughTheCommand:
+    """`scorepad referee RECORD --json` prints the same object; the readable account prints without error."""
+
+    @pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
+    def test_json(self, path: Path, capsys):
+        from scorepad.cli import main
+
+        assert main(["referee", str(path), "--json"]) == 0
+        captured = capsys.readouterr()
+        assert captured.err == ""
+        assert json.loads(captured.out) == json.loads(path.with_name(path.stem + ".expected.json").read_text())
+
+    @pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
+    def test_readable(self, path: Path, capsys):
+        from scorepad.cli import main
+
+        assert main(["referee", str(path)]) == 0
+        captured = capsys.readouterr()
+        assert captured.err == ""
+        assert "Hand 1" in captured.out

@@ -212,3 +212,33 @@ class TestAdjust:
         refused(match, Adjust(0, 15), "boneyard holds 14")
         refused(match, Adjust(0, -8), "cannot return 8")
         refused(match, Adjust(2, 1), "no seat 2")
+
+
+class TestRenegeAfterTheLastPlay:
+    """records.md §4: a renege may be proved after the hand's last play, before the next hand."""
+
+    def test_rollback_after_a_block_pays_no_award(self):
+        rec = record(
+            [{"setter": 0, "events": [{"play": "5-5"}, {"draw": 14}, {"pass": True}, {"pass": True}, {"renege": 1}]}],
+            rules="american",
+            options={"renege": "rollback25"},
+        )
+        [hand] = referee(rec)["hands"]
+        assert hand["end"] == {"how": "renege", "by": 1}
+        assert hand["scores_after"] == [10, -25]
+
+    def test_deduct50_after_a_block_comes_after_the_debits(self):
+        rec = record(
+            [
+                {
+                    "setter": 0,
+                    "events": [{"play": "5-5"}, {"draw": 14}, {"pass": True}, {"pass": True}, {"renege": 0}],
+                    "remaining": [22, 120],
+                }
+            ],
+            rules="american",
+            options={"renege": "deduct50"},
+        )
+        [hand] = referee(rec)["hands"]
+        assert hand["end"] == {"how": "blocked", "debits": [20, 120]}
+        assert hand["scores_after"] == [10 - 20 - 50, -120]
