@@ -238,3 +238,17 @@ class TestRemainingInARecord:
         )
         with pytest.raises(IllegalRecordError, match=r"^hand 1: seat 0 holds 6 tiles"):
             referee(rec)
+
+
+class TestSettlingTwice:
+    @pytest.mark.xfail(
+        strict=True,
+        reason="engine bug (API): hand.py HandState.settle does not check that the hand is already settled, so a "
+        "second MatchState.settle silently replaces the first award; undo() exists to take a settlement back",
+    )
+    def test_a_settled_hand_is_not_settled_again(self):
+        match = went_out()
+        match.settle([20, 0])
+        with pytest.raises(IllegalEventError):
+            match.settle([40, 0])
+        assert match.current.end()["award"] == 20

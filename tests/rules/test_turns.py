@@ -232,3 +232,22 @@ class TestDeal:
         match = new_hand(name, players, **options)
         assert plain(match.current.tiles_held) == [each] * players
         assert match.current.boneyard == boneyard
+
+
+class TestEventValues:
+    @pytest.mark.xfail(
+        strict=True,
+        reason="engine bug (API): hand.py _play looks the tile up with _FAST_TILES.get(ev.tile), which raises "
+        "TypeError for an unhashable value such as a list, where apply() promises IllegalEventError",
+    )
+    @pytest.mark.parametrize("tile", [["5", "0"], {"a": 5}])
+    def test_a_tile_that_is_not_text_is_refused(self, tile):
+        match = new_hand("smartt", 2)
+        run(match, "5-5")
+        refused(match, Play(tile, at="left"), "like")
+
+    @pytest.mark.parametrize("tile", [None, 50, (5, 0)])
+    def test_hashable_non_text_tiles_are_refused(self, tile):
+        match = new_hand("smartt", 2)
+        run(match, "5-5")
+        refused(match, Play(tile, at="left"), "like")
