@@ -15,11 +15,15 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def example_records() -> list[Path]:
-    """The example records (not their expected outputs), from the spec or tests/data."""
-    source = EXAMPLES if EXAMPLES.is_dir() else DATA
-    found = sorted(p for p in source.glob("*.json") if not p.name.endswith(".expected.json"))
+    """The example records of the spec and the golden records of tests/data (not their
+    expected outputs); the spec's copy wins where both have a file of the same name."""
+    found: dict[str, Path] = {}
+    for source in (DATA, EXAMPLES):
+        for path in source.glob("*.json"):
+            if not path.name.endswith(".expected.json"):
+                found[path.name] = path
     assert found, f"no example records in {EXAMPLES} or {DATA}"
-    return found
+    return [found[name] for name in sorted(found)]
 
 
 def load_json(path: Path) -> dict[str, Any]:

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from store_helpers import example_records, load_json, snapshot
 
 from scorepad.rules import (
     Draw,
@@ -17,6 +16,8 @@ from scorepad.rules import (
     RecordFormatError,
 )
 from scorepad.store import Store, UnknownMatch
+
+from .store_helpers import example_records, load_json, snapshot
 
 
 def _one_plain_line(err: BaseException) -> None:

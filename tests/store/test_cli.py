@@ -7,10 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
-from store_helpers import example_records, load_json
 
 from scorepad.rules import parse_record, replay, report
 from scorepad.store.cli import add_commands
+
+from .store_helpers import example_records, load_json
 
 RECORD = max(example_records(), key=lambda p: p.stat().st_size)
 

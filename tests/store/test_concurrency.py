@@ -8,13 +8,14 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select
-from store_helpers import example_records, load_json
 
 from scorepad.rules import event_from_dict
 from scorepad.store import Store, StoreConflict, open_store
 from scorepad.store import repository as repo
 from scorepad.store.db import session_scope, writer
 from scorepad.store.models import Hand, LogEntry, utcnow
+
+from .store_helpers import example_records, load_json
 
 
 def _race(*actions: Callable[[], Any]) -> list[Any]:

@@ -23,9 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from store_helpers import example_records, load_json
 
 from scorepad.store import Store, open_store
+
+from .store_helpers import example_records, load_json
 
 TRIALS = 120
 RECORDS = [load_json(p) for p in example_records()]

@@ -6,11 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from store_helpers import example_records, load_json, snapshot
 
 from scorepad.rules import parse_record, replay, report
 from scorepad.store import Store, open_store
 from scorepad.store import repository as repo
+
+from .store_helpers import example_records, load_json, snapshot
 
 EXAMPLES = example_records()
 

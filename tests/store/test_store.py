@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from store_helpers import example_records, load_json
 
 from scorepad.rules import Draw, Play, report
 from scorepad.store import (
@@ -13,6 +12,8 @@ from scorepad.store import (
     open_store,
 )
 from scorepad.store.models import LogEntry
+
+from .store_helpers import example_records, load_json
 
 
 def _new_match(store: Store) -> int:

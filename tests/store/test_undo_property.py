@@ -8,10 +8,11 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from store_helpers import example_records, load_json
 
 from scorepad.rules import report
 from scorepad.store import NothingToUndo, Store, open_store
+
+from .store_helpers import example_records, load_json
 
 # A record with several hands, so undo and redo cross hand boundaries.
 RECORD = load_json(next(p for p in example_records() if "american-3p" in p.name))
