@@ -63,8 +63,8 @@ def setup_page(page: ft.Page) -> None:
 def App(pad: ScorePad, bump: dict[str, Callable[[], None]]) -> ft.Control:
     """The app: draws the screen the view-model names and forwards taps to it."""
     _revision, set_revision = ft.use_state(0)
-    dark, set_dark = ft.use_state(False)
     page = ft.context.page
+    dark, set_dark = ft.use_state(lambda: page.platform_brightness == ft.Brightness.DARK)
 
     def redraw() -> None:
         set_revision(lambda r: r + 1)

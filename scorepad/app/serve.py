@@ -43,8 +43,6 @@ def serve_web(*, host: str, port: int, db_url: str | None = None) -> None:
         port=port,
         assets_dir=str(ASSETS_DIR),
         no_cdn=no_cdn,
-        # The auto renderer (skwasm) draws no tile pictures in Chromium; CanvasKit does.
-        web_renderer=ft.WebRenderer.CANVAS_KIT,
     )
 
 

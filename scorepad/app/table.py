@@ -241,7 +241,7 @@ class Table:
             flags=last.flags,
             consequence=self._consequence(last, called, hand),
             can_fix=bool(last.flags) and "corrected" not in last.flags,
-            calls=tuple(range(5, 5 * (4 * rules.max_pip // 5 + 2), 5)),
+            calls=tuple(range(5, _highest_call(rules.max_pip) + 5, 5)),
             claimants=claimants,
         )
 
@@ -629,6 +629,11 @@ def _piece(p: Placement, *, outward_left: bool) -> Piece:
     first, second = (p.outer, p.inner) if outward_left else (p.inner, p.outer)
     label = ("Sniff " if p.sniff else "") + f"{p.inner}-{p.outer} at {p.at}"
     return Piece(first, second, crosswise=p.double, sniff=p.sniff, label=label)
+
+
+def _highest_call(max_pip: int) -> int:
+    """The largest number worth offering as a call: 35 with double-six (Smartt §7.1), more with double-nine."""
+    return 35 if max_pip <= 6 else 60
 
 
 def _trial(state: MatchState) -> MatchState:

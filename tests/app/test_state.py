@@ -221,6 +221,7 @@ class TestCalls:
         panel = table.call_panel()
         assert panel is not None
         assert (panel.board_count, panel.score, panel.call, panel.flags) == (10, 10, 10, ())
+        assert panel.calls == (5, 10, 15, 20, 25, 30, 35), "Smartt §7.1: 35 is the highest play score"
 
     def test_an_overcall_stands_until_corrected(self, store: Store) -> None:
         table = new_table(store).table

@@ -44,7 +44,7 @@ def status_panel(table: Table, act: Act) -> ft.Control:
             heading("Board count"),
             count,
             button("breakdown", "Hide" if table.breakdown_open else "Breakdown", act(table.toggle_breakdown),
-                   kind="text", tooltip="Where the board count comes from"),
+                   kind="text"),
         ],
         spacing=0,
         tight=True,
