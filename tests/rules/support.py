@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hypothesis import HealthCheck, settings
+
 from scorepad.rules import (
     Draw,
     Event,
@@ -25,13 +27,23 @@ from scorepad.rules import (
     report,
 )
 
-# HYPOTHESIS_PROFILE=thorough (conftest.py) runs every hypothesis test ten times as long.
-SCALE = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 1
+# HYPOTHESIS_PROFILE=thorough runs every hypothesis test here ten times as long, with fresh random examples;
+# by default the examples are derandomized so that a run on a shared machine is quick and repeatable.
+THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 
 
-def examples(n: int) -> int:
-    """How many examples a hypothesis test runs under the current profile."""
-    return n * SCALE
+def hyp(n: int, **more: Any) -> settings:
+    """Hypothesis settings for one test of this suite: ``n`` examples (ten times more when thorough).
+
+    Applied per test rather than as a loaded profile, so the other suites' hypothesis tests are left alone.
+    """
+    return settings(
+        max_examples=n * (10 if THOROUGH else 1),
+        deadline=None,
+        derandomize=not THOROUGH,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+        **more,
+    )
 
 
 # Every preset with the player counts and options the contract allows.

@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from scorepad.cli import main
 from scorepad.rules import IllegalRecordError, RecordFormatError, load_record, replay
 
-from .support import examples, record
+from .support import hyp, record
 from .test_examples import RECORDS
 from .test_golden import GOLDEN
 
@@ -367,14 +367,14 @@ def mutated_records(draw) -> tuple[dict, tuple]:
 
 
 class TestFuzz:
-    @settings(max_examples=examples(120))
+    @hyp(120)
     @given(junk)
     def test_junk_json_values(self, value):
         status, out, err = run_referee(value)
         check_clean(status, out, err)
         assert status == (2 if unreadable(value) else status)
 
-    @settings(max_examples=examples(200))
+    @hyp(200)
     @given(mutated_records())
     def test_mutated_records(self, case):
         obj, path = case

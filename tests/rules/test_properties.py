@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from scorepad.rules import MatchState, load_record, parse_record, replay, report
 
-from .support import CONFIGS, Table, examples, play_match, snapshot
+from .support import CONFIGS, Table, hyp, play_match, snapshot
 
 configs = st.sampled_from(CONFIGS)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -33,7 +33,7 @@ def all_reports_scores(out: dict) -> list[int]:
 
 
 class TestRandomHands:
-    @settings(max_examples=examples(100))
+    @hyp(100)
     @given(configs, seeds)
     def test_every_score_and_award_is_a_multiple_of_5(self, config, seed):
         def check(match: MatchState) -> None:
@@ -43,7 +43,7 @@ class TestRandomHands:
         values = all_reports_scores(report(match))
         assert values and all(v % 5 == 0 for v in values)
 
-    @settings(max_examples=examples(100))
+    @hyp(100)
     @given(configs, seeds)
     def test_no_play_scores_more_than_35_with_double_six(self, config, seed):
         name, players, options = config
@@ -65,7 +65,7 @@ class TestRandomHands:
                 if event["event"] == "muggins":
                     assert event["score"] <= 35
 
-    @settings(max_examples=examples(100))
+    @hyp(100)
     @given(configs, seeds)
     def test_the_board_count_is_the_sum_of_its_breakdown(self, config, seed):
         def check(match: MatchState) -> None:
@@ -75,7 +75,7 @@ class TestRandomHands:
 
         play_match(*config, seed, on_event=check)
 
-    @settings(max_examples=examples(100))
+    @hyp(100)
     @given(configs, seeds)
     def test_tiles_are_conserved(self, config, seed):
         def check(match: MatchState, table: Table) -> None:
@@ -90,7 +90,7 @@ class TestRandomHands:
 
         play_match(*config, seed, on_table=check)
 
-    @settings(max_examples=examples(100))
+    @hyp(100)
     @given(configs, seeds)
     def test_export_then_replay_gives_the_same_report(self, config, seed):
         match = play_match(*config, seed, hands=3)
@@ -98,7 +98,7 @@ class TestRandomHands:
         assert report(replay(load_record(text))) == snapshot(match)
         assert report(replay(parse_record(match.to_record()))) == snapshot(match)
 
-    @settings(max_examples=examples(100))
+    @hyp(100)
     @given(configs, seeds, st.integers(min_value=1, max_value=12))
     def test_undo_then_reapply_gives_the_same_state(self, config, seed, back):
         match = play_match(*config, seed, hands=2)

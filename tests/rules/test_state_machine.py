@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -17,7 +16,7 @@ from .support import (
     choose_call,
     count_after,
     deal,
-    examples,
+    hyp,
     legal_plays,
     new_match,
     referee,
@@ -208,5 +207,5 @@ class RandomHands(RuleBasedStateMachine):
         assert layout.board_count == sum(points for _, points in layout.breakdown())
 
 
-RandomHands.TestCase.settings = settings(max_examples=examples(40), stateful_step_count=80, deadline=None)
+RandomHands.TestCase.settings = hyp(40, stateful_step_count=80)
 TestRandomHands = RandomHands.TestCase
