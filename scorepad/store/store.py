@@ -1,7 +1,7 @@
 """The store: what the table app, the command line and imports call.
 
 Every write goes through the rules engine first: the match's state is rebuilt
-from its log (or taken from this store's cache when the log has not moved),
+from its log (or taken from memory: the state this device was last shown),
 the entry is offered to the engine, and only an accepted entry is written, in
 one transaction together with its audit line and the refreshed listing cache.
 
@@ -35,7 +35,7 @@ from scorepad.store.settings import StoreSettings, resolve_url
 from scorepad.store.summary import MatchSummary, summarize, summary_from_cache
 
 RECORD_FORMAT = "sniff-record/1"
-# Matches whose replayed state is kept in memory (the ones on the table now).
+# Match views whose replayed state is kept in memory (the tables in play now).
 CACHE_SIZE = 32
 
 
@@ -76,9 +76,11 @@ class _Change:
 class Store:
     """A score-pad's persistent store on one database (SQLite file or PostgreSQL).
 
-    States returned by this class are the store's working copies: read them,
-    do not ``apply`` to them (a changed copy is noticed and rebuilt from the
-    log, at the cost of a replay).
+    It keeps, per match and device, the state it last showed that device,
+    and checks the device's next write against it (see ``load``). States
+    returned are these working copies: read them, do not ``apply`` to them (a
+    changed copy is noticed and rebuilt from the log, at the cost of a replay).
+    One store may serve many screens; it is safe to share between threads.
     """
 
     def __init__(self, engine: Engine) -> None:
@@ -90,7 +92,8 @@ class Store:
             if engine.dialect.name == "postgresql"
             else engine
         )
-        self._cache: OrderedDict[int, _Loaded] = OrderedDict()
+        # One view per (match, device): what that device was last shown.
+        self._cache: OrderedDict[tuple[int, str | None], _Loaded] = OrderedDict()
         self._lock = threading.RLock()
 
     def close(self) -> None:
@@ -146,13 +149,17 @@ class Store:
             )
         return match_id
 
-    def load(self, match_id: int) -> MatchState:
+    def load(self, match_id: int, *, device: str | None = None) -> MatchState:
         """The match's state now, rebuilt from its log (resume).
 
+        Give the ``device`` that will write next: its writes are then checked
+        against this state, and a write made meanwhile by another device
+        raises ``StoreConflict`` instead of being silently built upon. (Loaded
+        without a device, the state is claimed by the next device that writes.)
         Raises ``UnknownMatch`` and ``BrokenLog``.
         """
         with self._lock:
-            return self._view(match_id).state
+            return self._view(match_id, device).state
 
     def list_matches(self) -> list[MatchSummary]:
         """Every stored match, newest first, from the listing cache."""
@@ -262,7 +269,7 @@ class Store:
         Raises ``UnknownMatch`` and ``StoreConflict``; finishing twice is harmless.
         """
         with self._lock:
-            loaded = self._view(match_id)
+            loaded = self._view(match_id, device)
             if loaded.header.finished_at is not None:
                 return
             now = utcnow()
@@ -277,7 +284,7 @@ class Store:
                     repo.add_audit(session=session, match_id=match_id, action="finish",
                                    device=device, now=now)
             except BaseException:
-                self._cache.pop(match_id, None)
+                self._cache.pop((match_id, device), None)
                 raise
             loaded.header = replace(header, revision=header.revision + 1, finished_at=now)
 
@@ -341,7 +348,7 @@ class Store:
         Raises ``UnknownMatch`` and ``BrokenLog``.
         """
         with self._lock:
-            loaded = self._view(match_id)
+            loaded = self._view(match_id, None)
         return {
             "format": RECORD_FORMAT,
             "rules": loaded.header.rules,
@@ -352,19 +359,34 @@ class Store:
 
     # -- internals ---------------------------------------------------------------
 
-    def _shown(self, match_id: int) -> _Loaded | None:
-        """The match as this store last returned it, if that state is still intact."""
-        cached = self._cache.get(match_id)
+    def _shown(self, match_id: int, device: str | None) -> _Loaded | None:
+        """The match as this store last showed it to ``device``, if that state is intact."""
+        key = (match_id, device)
+        cached = self._cache.get(key)
         if cached is None or cached.log.standing_count() != entries_in_state(cached.state):
             return None
-        self._cache.move_to_end(match_id)
+        self._cache.move_to_end(key)
         return cached
 
-    def _view(self, match_id: int) -> _Loaded:
+    def _adopt(self, match_id: int, device: str | None) -> _Loaded | None:
+        """The view last loaded without naming a device, now claimed by ``device``.
+
+        A screen that called ``load(match_id)`` and then writes as ``device``
+        is checked against what it loaded, as if it had named itself.
+        """
+        if device is None:
+            return None
+        loaded = self._shown(match_id, None)
+        if loaded is not None:
+            del self._cache[(match_id, None)]
+            self._cache[(match_id, device)] = loaded
+        return loaded
+
+    def _view(self, match_id: int, device: str | None) -> _Loaded:
         """The match as stored now: from the cache if its revision has not moved."""
         with session_scope(self._reader) as session:
             revision = repo.current_revision(session=session, match_id=match_id)
-            cached = self._shown(match_id)
+            cached = self._shown(match_id, device)
             if cached is not None and cached.header.revision == revision:
                 return cached
             header = repo.match_header(session=session, match_id=match_id)
@@ -374,14 +396,11 @@ class Store:
         except ValueError as err:
             raise BrokenLog(f"match {match_id}: the stored log is inconsistent: {err}") from err
         loaded = _Loaded(header=header, entries=entries, log=log, state=rebuild(header, log))
-        self._remember(loaded)
-        return loaded
-
-    def _remember(self, loaded: _Loaded) -> None:
-        self._cache[loaded.header.id] = loaded
-        self._cache.move_to_end(loaded.header.id)
+        self._cache[(match_id, device)] = loaded
+        self._cache.move_to_end((match_id, device))
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
+        return loaded
 
     def _correction(self, loaded: _Loaded, kind: str, target: Entry) -> _Change:
         """An undo or redo of ``target``: the entry, and the state once it stands."""
@@ -402,10 +421,14 @@ class Store:
         next time: the store never trusts a state it did not commit.
         """
         with self._lock:
-            # Validate against the match as this store last showed it, not as
-            # it is now: if another device wrote since, the commit fails with
+            # Validate against the match as this device was last shown it, not
+            # as it is now: if another device wrote since, the commit fails with
             # StoreConflict instead of silently entering the same event twice.
-            loaded = self._shown(match_id) or self._view(match_id)
+            loaded = (
+                self._shown(match_id, device)
+                or self._adopt(match_id, device)
+                or self._view(match_id, device)
+            )
             if loaded.header.finished_at is not None:
                 raise MatchFinished(f"match {match_id} is finished and takes no more entries")
             try:
@@ -416,7 +439,7 @@ class Store:
                     raise
                 entry = self._commit(loaded, change, device=device)
             except BaseException:
-                self._cache.pop(match_id, None)
+                self._cache.pop((match_id, device), None)
                 raise
             loaded.entries.append(entry)
             if change.log is not None:

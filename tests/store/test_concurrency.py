@@ -136,3 +136,20 @@ def test_an_undo_racing_the_next_hand_start(db_url: str) -> None:
         with open_store(db_url) as fresh:
             state = fresh.load(match_id)  # the stored log replays
             assert len(state.hands) in (1, 2)
+
+
+def test_two_screens_sharing_one_store(store: Store) -> None:
+    """The web app serves every page from one store: each device still has its own view."""
+    match_id = store.create_match(rules="smartt", players=["Ann", "Bob"])
+    store.start_hand(match_id, setter=0, device="page-a")
+    store.load(match_id, device="page-a")
+    store.load(match_id, device="page-b")
+    store.append(match_id, {"play": "5-5"}, device="page-a")
+    # Page B still shows the empty hand: its tap on the same tile is not a second set.
+    with pytest.raises(StoreConflict):
+        store.append(match_id, {"play": "5-5"}, device="page-b")
+    state = store.load(match_id, device="page-b")
+    assert len(state.current.events) == 1  # type: ignore[union-attr]
+    store.append(match_id, {"play": "5-3", "at": "left", "call": 10}, device="page-b")
+    with pytest.raises(StoreConflict):
+        store.undo(match_id, device="page-a")
