@@ -63,7 +63,7 @@ class Table:
         self.store = store
         self.match_id = match_id
         self.device = device
-        self.state: MatchState = store.load(match_id)
+        self.state: MatchState = store.load(match_id, device=device)
         self.message: str | None = None
         self.pending: tuple[int, int] | None = None
         self.call_open = False
@@ -552,7 +552,7 @@ class Table:
             self.message = _sentence(self._seat_words(str(err)))
             return False
         except StoreConflict:
-            self.state = self.store.load(self.match_id)
+            self.state = self.store.load(self.match_id, device=self.device)
             self.message = "The match changed on another screen and was reloaded: enter that again if still needed."
             return False
         except StoreError as err:

@@ -95,6 +95,21 @@ class TestStart:
         assert other.screen == HOME and other.message
 
 
+class TestTwoScreens:
+    def test_an_entry_made_on_another_screen_is_not_built_upon_blindly(self, store: Store) -> None:
+        pad = new_table(store)
+        assert pad.table is not None
+        lay(pad.table, "5-5")
+        other = Table(store, pad.table.match_id, device="phone-2")
+        lay(other, "0-5", "left")
+        pad.table.tap_tile(0, 0)
+        assert pad.table.message and "another screen" in pad.table.message
+        assert pad.table.board().count == 10, "the screen now shows the match as stored"
+        assert [s.score for s in pad.table.sides()] == [10, 10]
+        lay(pad.table, "0-0")
+        assert [s.score for s in pad.table.sides()] == [20, 10]
+
+
 class TestPlaying:
     def test_the_set_scores_and_the_turn_passes(self, store: Store) -> None:
         table = new_table(store).table
