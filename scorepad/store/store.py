@@ -136,7 +136,7 @@ class Store:
         )
         state = MatchState(record.rules, list(record.players))
         now = utcnow()
-        with self._lock, repo.conflicts_reported(), session_scope(self._writer) as session:
+        with repo.conflicts_reported(), session_scope(self._writer) as session:
             match_id = repo.create_match(
                 session=session, rules=record.rules.name, options=dict(record.rules.options),
                 players=record.players, device=device,
@@ -316,7 +316,7 @@ class Store:
             if played.settlement is not None:
                 log.append((number, SETTLE, {"remaining": played.remaining}))
         now = utcnow()
-        with self._lock, repo.conflicts_reported(), session_scope(self._writer) as session:
+        with repo.conflicts_reported(), session_scope(self._writer) as session:
             match_id = repo.create_match(
                 session=session, rules=record.rules.name, options=dict(record.rules.options),
                 players=record.players, device=device,
