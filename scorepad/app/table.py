@@ -8,7 +8,6 @@ own words.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -303,7 +302,7 @@ class Table:
             )
         after = tuple(hand.scores_after)
         scores = ", ".join(f"{self.state.side_name(s)} {after[s]}" for s in range(self.rules.sides))
-        words = ". ".join([self.end_words(), *steps, f"Scores: {scores}"]) + "."
+        words = ". ".join([self.end_words(), *(_sentence(step) for step in steps), f"Scores: {scores}"]) + "."
         return SettlementView(how=hand.how, words=words, steps=steps, scores_after=after)
 
     def settle_preview(self) -> str | None:
@@ -568,7 +567,7 @@ class Table:
             self.message = "A call can only be changed before the next tile is entered."
             return
         old = hand.events[-1]
-        new = dataclasses.replace(old, call=call, fix=fix)
+        new = Play(tile=old.tile, at=old.at, call=call, fix=fix, by=old.by)
         if new == old:
             self.call_open = False
             return

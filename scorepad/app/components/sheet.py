@@ -20,12 +20,18 @@ def _race_chart(sheet: Sheet, game: int) -> ft.Control:
         series.append(fch.LineChartData(points=points, color=SIDE_COLOURS[side % 4], stroke_width=3,
                                         point=True))
     top = max([sheet.target, *(max(r.end) for r in rows)]) if rows else sheet.target
+    bottom = min([0, *(min(r.end) for r in rows)]) if rows else 0
+    last = max(1, len(rows))
+    series.append(fch.LineChartData(
+        points=[fch.LineChartDataPoint(0, sheet.target), fch.LineChartDataPoint(last, sheet.target)],
+        color=ft.Colors.ERROR, stroke_width=1, dash_pattern=[6, 4], point=False,
+    ))
     chart = fch.LineChart(
         data_series=series,
         min_x=0,
-        max_x=max(1, len(rows)),
-        min_y=min([0, *(min(r.end) for r in rows)]) if rows else 0,
-        max_y=top + 10,
+        max_x=last,
+        min_y=-(-bottom // 50) * 50 if bottom >= 0 else (bottom // 50) * 50,
+        max_y=-(-top // 50) * 50,
         height=220,
         horizontal_grid_lines=fch.ChartGridLines(interval=50, color=ft.Colors.OUTLINE_VARIANT, width=1),
         left_axis=fch.ChartAxis(label_size=40, label_spacing=50),
@@ -38,7 +44,7 @@ def _race_chart(sheet: Sheet, game: int) -> ft.Control:
                     ft.Text(name, size=13)], spacing=4, tight=True)
             for i, name in enumerate(sheet.sides)
         ]
-        + [ft.Text(f"target {sheet.target}", size=13)],
+        + [ft.Text(f"dashed: the target, {sheet.target}", size=13)],
         wrap=True,
     )
     return ident(f"race-chart-{game}", ft.Column([chart, legend], tight=True),
