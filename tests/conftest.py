@@ -16,7 +16,7 @@ REQUIRED = {name.strip() for name in os.environ.get("SCOREPAD_REQUIRE", "").spli
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # noqa: ARG001
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     """Turn the skip of a test whose resource this run requires into a failure."""
     outcome = yield
     report = outcome.get_result()

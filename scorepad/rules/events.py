@@ -1,24 +1,35 @@
 """The events of a hand, in the vocabulary of records.md §4.
 
 Each event is a small value that reads from and writes to the record's JSON
-object, so ``event_from_dict(e.to_dict()) == e``. Events are treated as
-immutable once made; they are plain slotted dataclasses (not frozen) because a
-frozen dataclass costs three times as much to build, and the simulator builds
-one per move.
+object, so ``event_from_dict(e.to_dict()) == e``. Events are immutable named
+tuples: as cheap to build as a slotted class (the simulator builds one a move),
+they cannot be changed after a hand has taken them, and two events are equal
+only when they are of the same kind.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from scorepad.rules.errors import IllegalEventError
 
 POSITIONS = ("left", "right", "up", "down")
 
 
-@dataclass(slots=True)
-class Play:
+def _same_event(self: tuple, other: object) -> bool:
+    # Tuples compare by value alone; events must also be of the same kind (Renege(0) != Muggins(0)).
+    return type(self) is type(other) and tuple.__eq__(self, other)  # type: ignore[arg-type]
+
+
+def _other_event(self: tuple, other: object) -> bool:
+    return not _same_event(self, other)
+
+
+def _event_hash(self: tuple) -> int:
+    return hash((type(self).__name__, *self))
+
+
+class Play(NamedTuple):
     """A tile laid: the set, or a coupling at ``at`` with what the player called."""
 
     tile: str
@@ -26,6 +37,10 @@ class Play:
     call: int | None = None
     fix: bool = False
     by: int | None = None
+
+    __eq__ = _same_event  # type: ignore[assignment]
+    __ne__ = _other_event  # type: ignore[assignment]
+    __hash__ = _event_hash  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         """The record form of this event."""
@@ -41,12 +56,15 @@ class Play:
         return out
 
 
-@dataclass(slots=True)
-class Draw:
+class Draw(NamedTuple):
     """The player to move drew ``count`` tiles on this visit to the boneyard."""
 
     count: int
     by: int | None = None
+
+    __eq__ = _same_event  # type: ignore[assignment]
+    __ne__ = _other_event  # type: ignore[assignment]
+    __hash__ = _event_hash  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         """The record form of this event."""
@@ -56,11 +74,14 @@ class Draw:
         return out
 
 
-@dataclass(slots=True)
-class Pass:
+class Pass(NamedTuple):
     """The player to move cannot play and may not draw."""
 
     by: int | None = None
+
+    __eq__ = _same_event  # type: ignore[assignment]
+    __ne__ = _other_event  # type: ignore[assignment]
+    __hash__ = _event_hash  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         """The record form of this event."""
@@ -70,43 +91,55 @@ class Pass:
         return out
 
 
-@dataclass(slots=True)
-class Muggins:
+class Muggins(NamedTuple):
     """An opponent claims the score the last player did not call (muggins option)."""
 
     seat: int
+
+    __eq__ = _same_event  # type: ignore[assignment]
+    __ne__ = _other_event  # type: ignore[assignment]
+    __hash__ = _event_hash  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         """The record form of this event."""
         return {"muggins": self.seat}
 
 
-@dataclass(slots=True)
-class Renege:
+class Renege(NamedTuple):
     """A renege by ``seat`` was proved (Smartt §11.1)."""
 
     seat: int
+
+    __eq__ = _same_event  # type: ignore[assignment]
+    __ne__ = _other_event  # type: ignore[assignment]
+    __hash__ = _event_hash  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         """The record form of this event."""
         return {"renege": self.seat}
 
 
-@dataclass(slots=True)
-class Adjust:
+class Adjust(NamedTuple):
     """Tiles moved between the boneyard and a seat outside the turn (Smartt §11.4)."""
 
     seat: int
     count: int
+
+    __eq__ = _same_event  # type: ignore[assignment]
+    __ne__ = _other_event  # type: ignore[assignment]
+    __hash__ = _event_hash  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         """The record form of this event."""
         return {"adjust": self.seat, "count": self.count}
 
 
-@dataclass(slots=True)
-class Void:
+class Void(NamedTuple):
     """The hand is thrown in and redealt (Smartt §11.3)."""
+
+    __eq__ = _same_event  # type: ignore[assignment]
+    __ne__ = _other_event  # type: ignore[assignment]
+    __hash__ = _event_hash  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         """The record form of this event."""
@@ -156,7 +189,7 @@ def event_from_dict(obj: object) -> Event:
         call = obj.get("call")
         if call is not None and (not _is_int(call) or call < 0 or call % 5):
             raise IllegalEventError(f"a call is 0 or a multiple of 5, not {call!r}")
-        fix = obj.get("fix", False)
+        fix = obj.get("fix") or False  # null reads as absent, as it does for call, at and by
         if not isinstance(fix, bool):
             raise IllegalEventError(f"'fix' must be true or false, not {fix!r}")
         return Play(tile=tile, at=at, call=call, fix=fix, by=by)

@@ -18,9 +18,9 @@ from scorepad.rules.tiles import full_set, key, parse_tile, pips
 
 IN_PROGRESS, OUT, BLOCKED, RENEGE, WON, VOID = "in-progress", "out", "blocked", "renege", "won", "void"
 
-# Every double-six tile as written either way round: a dictionary look-up on the hot path.
-_FAST_TILES = {f"{a}-{b}": (a, b) for a in range(7) for b in range(7)}
-_TILE_TEXT = {tile: text for text, tile in _FAST_TILES.items()}
+# Every double-six tile as written either way round, with its sorted key and its text:
+# one dictionary look-up on the hot path instead of parsing.
+_FAST_TILES = {f"{a}-{b}": ((a, b), key(a, b), f"{a}-{b}") for a in range(7) for b in range(7)}
 
 
 def score_of(board_count: int) -> int:
@@ -220,23 +220,25 @@ class HandState:
             self._require_in_play(ev.by)
         rules = self.rules
         seat = self.turn
-        tile = _FAST_TILES.get(ev.tile) if rules.max_pip == 6 else None
-        if tile is None:
+        known = _FAST_TILES.get(ev.tile) if rules.max_pip == 6 and type(ev.tile) is str else None
+        if known is None:
             try:
                 tile = parse_tile(ev.tile, rules.max_pip)
             except SniffError as err:
                 raise IllegalEventError(str(err)) from None
-        tile_key = (tile[0], tile[1]) if tile[0] <= tile[1] else (tile[1], tile[0])
+            known = (tile, key(*tile), f"{tile[0]}-{tile[1]}")
+        tile, tile_key, written = known
         if tile_key in self.played:
-            raise IllegalEventError(f"{tile[0]}-{tile[1]} has already been played in this hand")
-        if self.tiles_held[seat] < 1:
+            raise IllegalEventError(f"{written} has already been played in this hand")
+        held = self.tiles_held
+        if held[seat] < 1:
             raise IllegalEventError(f"seat {seat} holds no tiles to play")
         layout = self.layout
         is_set = layout.set_tile is None
         placed = layout.place(tile, ev.at)
         # From here on nothing can fail: the play is accepted.
         self.played.add(tile_key)
-        self.tiles_held[seat] -= 1
+        held[seat] -= 1
         self.visit_draws = 0
         self.passes = 0
         board_count = layout.board_count
@@ -262,7 +264,7 @@ class HandState:
         self.scores[side] += recorded
         # Jaques 'Variations: Muggins': only a score not called at all can be claimed.
         self.claim_open = rules.muggins and not is_set and call == 0 and score > 0 and not ev.fix
-        if self.tiles_held[seat] == 0:
+        if held[seat] == 0:
             self.how, self.went_out = OUT, seat
         if recorded > 0 and self.scores[side] >= rules.target:
             self._win(side, seat)
@@ -271,7 +273,7 @@ class HandState:
         return {
             "event": "play",
             "player": seat,
-            "tile": _TILE_TEXT[tile] if rules.max_pip == 6 else f"{tile[0]}-{tile[1]}",
+            "tile": written,
             "at": placed.at,
             "board_count": board_count,
             "score": recorded,
@@ -427,6 +429,8 @@ class HandState:
             raise IllegalEventError(
                 f"only a hand that ended by going out or a block is settled; this one is {self.how}"
             )
+        if self.settlement is not None:
+            raise IllegalEventError(f"hand {self.number} is already settled; undo the settlement to change it")
         seat_pips = self._check_remaining(remaining)
         self.settlement = settle_hand(self.rules, self.how, seat_pips, self.went_out)
         self.remaining = list(remaining)  # type: ignore[arg-type]

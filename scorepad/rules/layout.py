@@ -175,7 +175,7 @@ class Layout:
         ends[at] = outer
         if self.sniff_value is not None and "up" not in ends and self._short_ends_open():
             # The short ends open now (Smartt §6: once both long sides are covered).
-            ends["up"] = ends["down"] = value
+            ends["up"] = ends["down"] = self.sniff_value
         return placed
 
     def _lay_set(self, tile: tuple[int, int]) -> Placement:

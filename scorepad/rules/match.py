@@ -106,26 +106,28 @@ class MatchState:
                 else "the set rotates clockwise (Smartt, three and four players)"
             )
             return NextSetter(seat, frozenset({seat}), why)
-        if prev.went_out is not None:
-            why = (
-                "whoever went out leads the next hand (American 'Deal and lead')"
-                if rules.setter_rule == "out"
-                else "the winner of the hand leads the next (Jaques 'Setting up' step 4)"
-            )
-            return NextSetter(prev.went_out, frozenset({prev.went_out}), why)
         if rules.setter_rule == "winner":
             return self._jaques_winner(prev)
+        if prev.went_out is not None and prev.how != RENEGE:
+            why = "whoever went out leads the next hand (American 'Deal and lead')"
+            return NextSetter(prev.went_out, frozenset({prev.went_out}), why)
         return NextSetter(
             None, None, "nobody went out, so the players choose the next leader (American 'Deal and lead')"
         )
 
     def _jaques_winner(self, prev: HandState) -> NextSetter:
+        """Jaques 'Setting up' step 4: the winner of the hand leads the next one."""
         rules = self.rules
         why = "the winner of the hand leads the next (Jaques 'Setting up' step 4)"
         side: int | None = None
         default: int | None = None
-        if prev.how in (WON, RENEGE) and prev.winner() is not None:
-            side, default = prev.winner(), prev.win_seat
+        if prev.how in (WON, RENEGE):
+            # A game won mid-hand is won by whoever made the winning score, even if
+            # another player had just gone out; a renege that undid the win leaves no winner.
+            side = prev.winner()
+            default = prev.win_seat if side is not None else None
+        elif prev.went_out is not None:
+            side, default = rules.side_of(prev.went_out), prev.went_out
         elif prev.how == BLOCKED and prev.settlement is not None:
             side = prev.settlement.to
         if side is None:

@@ -158,7 +158,7 @@ def report(match: MatchState) -> dict[str, Any]:
 
 
 def _json_account(outcome: dict[str, Any]) -> dict[str, Any]:
-    """An event's account with its flags as a JSON list (records.md §6)."""
+    """A copy of an event's account, with its flags as a JSON list (records.md §6)."""
     if "flags" in outcome:
         return {**outcome, "flags": list(outcome["flags"])}
-    return outcome
+    return dict(outcome)

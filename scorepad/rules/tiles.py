@@ -14,7 +14,7 @@ from scorepad.rules.errors import SniffError
 Tile = tuple[int, int]
 """A tile as a sorted pair ``(low, high)``."""
 
-_TILE_TEXT = re.compile(r"^\s*(\d)\s*-\s*(\d)\s*$")
+_TILE_TEXT = re.compile(r"^\s*([0-9])\s*-\s*([0-9])\s*$")  # ASCII digits only, not "５-３"
 
 # Smartt §15.1: the traditional names used at the Sniff table.
 TILE_NAMES: dict[Tile, str] = {

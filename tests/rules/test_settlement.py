@@ -241,11 +241,6 @@ class TestRemainingInARecord:
 
 
 class TestSettlingTwice:
-    @pytest.mark.xfail(
-        strict=True,
-        reason="engine bug (API): hand.py HandState.settle does not check that the hand is already settled, so a "
-        "second MatchState.settle silently replaces the first award; undo() exists to take a settlement back",
-    )
     def test_a_settled_hand_is_not_settled_again(self):
         match = went_out()
         match.settle([20, 0])

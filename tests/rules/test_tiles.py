@@ -84,10 +84,6 @@ class TestTraditionalNames:
 
 
 class TestOnlyPlainDigits:
-    @pytest.mark.xfail(
-        strict=True,
-        reason="engine bug: tiles.py _TILE_TEXT uses \\d, which also matches non-ASCII digits such as '５' or '٥'",
-    )
     @pytest.mark.parametrize("text", ["５-３", "٥-٣"])
     def test_non_ascii_digits_are_not_a_tile(self, text):
         with pytest.raises(SniffError):

@@ -235,11 +235,6 @@ class TestDeal:
 
 
 class TestEventValues:
-    @pytest.mark.xfail(
-        strict=True,
-        reason="engine bug (API): hand.py _play looks the tile up with _FAST_TILES.get(ev.tile), which raises "
-        "TypeError for an unhashable value such as a list, where apply() promises IllegalEventError",
-    )
     @pytest.mark.parametrize("tile", [["5", "0"], {"a": 5}])
     def test_a_tile_that_is_not_text_is_refused(self, tile):
         match = new_hand("smartt", 2)
