@@ -43,7 +43,12 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
                 if "redraw" in bump:
                     bump["redraw"]()
 
+        def on_resize(_e: Any) -> None:
+            if "redraw" in bump:
+                bump["redraw"]()
+
         page.on_route_change = on_route_change
+        page.on_resize = on_resize
         if page.route and page.route != "/":
             pad.open_route(page.route)
         page.render(App, pad, bump)
@@ -80,11 +85,6 @@ def App(pad: ScorePad, bump: dict[str, Callable[[], None]]) -> ft.Control:
             redraw()
 
         return handler
-
-    def on_resize(_e: Any) -> None:
-        set_revision(lambda r: r + 1)
-
-    page.on_resize = on_resize
 
     def toggle_theme() -> None:
         page.theme_mode = ft.ThemeMode.LIGHT if dark else ft.ThemeMode.DARK

@@ -343,6 +343,30 @@ class TestBlockAndGames:
         assert "Ann & Cy has the lowest total" in result.words
         assert [s.score for s in table.sides()] == [60, 0]
 
+    def test_after_an_american_block_the_players_choose_the_setter(self, store: Store) -> None:
+        table = new_table(store, rules="american").table
+        assert table is not None
+        lay(table, "6-6")
+        for _draw in range(14):
+            table.draw()
+        table.pass_turn()
+        table.pass_turn()
+        assert table.message is None, table.message
+        assert table.phase == SETTLE
+        table.set_remaining_text(0, "23")
+        table.set_remaining_text(1, "120")
+        table.settle()
+        assert table.message is None, table.message
+        result = table.settlement()
+        assert result is not None and "23 pips rounds to 25" in result.words
+        assert [s.score for s in table.sides()] == [-25, -120]
+        assert table.setter_choices() == [0, 1]
+        table.next_hand()
+        assert table.message and "Choose who sets next" in table.message
+        table.choose_next_setter(1)
+        table.next_hand()
+        assert table.turn_words() == "Bob to set"
+
     def test_a_game_won_shows_the_result_and_the_next_game(self, store: Store) -> None:
         table = new_table(store, target="20").table
         assert table is not None
