@@ -65,7 +65,7 @@ class Table:
         self.state: MatchState = store.load(match_id, device=device)
         self.message: str | None = None
         self.pending: tuple[int, int] | None = None
-        self.call_open = False
+        self.call_hidden = False
         self.breakdown_open = False
         self.renege_open = False
         self.offender: int | None = None
@@ -220,7 +220,7 @@ class Table:
         last = hand.last_play
         if last is None or last.is_set:
             return None
-        if not (self.call_open or last.score > 0 or last.flags or hand.claim_open):
+        if self.call_hidden and not (last.flags or hand.claim_open):
             return None
         played = hand.events[-1]
         # records.md §4: a play without "call" was called exactly right.
@@ -448,12 +448,12 @@ class Table:
         self.breakdown_open = not self.breakdown_open
 
     def open_call(self) -> None:
-        """Open the call panel after a play that did not score (a call may still have been made)."""
-        self.call_open = True
+        """Show the call panel again after hiding it."""
+        self.call_hidden = False
 
     def close_call(self) -> None:
         """Hide the call panel (the call stands as entered)."""
-        self.call_open = False
+        self.call_hidden = True
 
     def call(self, called: int | None) -> None:
         """Record what the last player called: None = the right score, 0 = nothing, else the number."""
@@ -558,7 +558,7 @@ class Table:
             self.message = _sentence(str(err))
             return False
         self.pending = None
-        self.call_open = False
+        self.call_hidden = False
         return True
 
     def _replace_last_play(self, *, call: int | None, fix: bool) -> None:
@@ -569,7 +569,6 @@ class Table:
         old = hand.events[-1]
         new = Play(tile=old.tile, at=old.at, call=call, fix=fix, by=old.by)
         if new == old:
-            self.call_open = False
             return
         if not self._step(self.store.undo):
             return
@@ -577,8 +576,6 @@ class Table:
             refusal = self.message
             self._step(self.store.redo)
             self.message = refusal
-            return
-        self.call_open = True
 
     def _toggle_remaining(self, low: int, high: int) -> None:
         seat = self.settle_seat

@@ -267,18 +267,23 @@ class TestCalls:
         table.call(None)
         assert [s.score for s in table.sides()] == [10, 10]
 
-    def test_the_panel_goes_once_the_next_tile_is_entered(self, store: Store) -> None:
+    def test_the_panel_follows_the_last_play_and_can_be_hidden(self, store: Store) -> None:
         table = new_table(store).table
         assert table is not None
         lay(table, "5-5")
         lay(table, "0-5", "left")
         lay(table, "0-0")
-        assert table.call_panel() is not None
-        lay(table, "0-1")
-        assert table.call_panel() is None
-        table.open_call()
         panel = table.call_panel()
-        assert panel is not None and panel.score == 0
+        assert panel is not None and panel.player == "Ann" and panel.score == 10
+        lay(table, "0-1")
+        panel = table.call_panel()
+        assert panel is not None and (panel.player, panel.score) == ("Bob", 0), "a play that scores nothing"
+        table.close_call()
+        assert table.call_panel() is None
+        table.call(10)
+        assert table.call_panel() is not None, "a call of a score that did not exist is flagged"
+        assert table.call_panel().flags == ("nonexistent",)
+        assert [s.score for s in table.sides()] == [20, 20], "Smartt §7.2: an uncorrected call stands"
 
     def test_muggins_claim_for_an_opponent(self, store: Store) -> None:
         table = new_table(store, rules="jaques", muggins=True).table

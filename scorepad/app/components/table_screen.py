@@ -173,27 +173,18 @@ def actions_row(table: Table, act: Act) -> ft.Control:
     drawable = hand.drawable if hand and playing else 0
     renege_allowed = table.rules.renege is not None and started and hand is not None and hand.how != "renege"
     controls = [
-        button("draw", "Draw", act(table.draw), kind="filled", compact=True,
-               disabled=not (playing and started and drawable > 0)),
-        button("pass", "Pass", act(table.pass_turn), kind="tonal", compact=True,
-               disabled=not (playing and hand is not None and hand.can_pass)),
+        # Draw and Pass stay tappable: a tap sent before the screen caught up still
+        # counts, and a refused one is explained by the engine.
+        button("draw", "Draw", act(table.draw), kind="filled" if playing and drawable > 0 else "outlined",
+               compact=True),
+        button("pass", "Pass", act(table.pass_turn), kind="tonal" if playing and hand is not None and hand.can_pass
+               else "outlined", compact=True),
         button("undo", "Undo", act(table.undo), kind="outlined", compact=True),
         button("redo", "Redo", act(table.redo), kind="outlined", compact=True),
         button("renege", "Renege", act(table.start_renege), kind="outlined", compact=True,
                disabled=not renege_allowed),
     ]
     return ft.Row([ft.Container(content=c, expand=True) for c in controls], spacing=4)
-
-
-def call_on_demand(table: Table, act: Act) -> ft.Control | None:
-    """After a play that did not score, a way to record that something was called anyway."""
-    hand = table.hand
-    if table.phase != PLAY or table.call_panel() is not None or hand is None:
-        return None
-    if hand.last_play is None or hand.last_play.is_set or not hand.events:
-        return None
-    return button("call", "Record a call for that play", act(table.open_call), kind="text",
-                  tooltip="Record a call after a play that did not score")
 
 
 def call_panel(table: Table, act: Act) -> ft.Control | None:
@@ -251,8 +242,7 @@ def renege_panel(table: Table, act: Act) -> ft.Control | None:
     if preview is not None:
         rows.append(note(preview.words, identifier="renege-preview"))
     rows.append(wrap_row([
-        button("confirm-renege", "Apply the renege", act(table.confirm_renege), kind="filled",
-               disabled=preview is None or not preview.scores_after),
+        button("confirm-renege", "Apply the renege", act(table.confirm_renege), kind="filled"),
         button("cancel-renege", "Cancel", act(table.cancel_renege), kind="text"),
     ]))
     return card(*rows)
@@ -292,8 +282,7 @@ def settle_panel(table: Table, act: Act, on_text: Callable[[int, str], None]) ->
     preview = table.settle_preview()
     if preview:
         rows.append(note(preview, identifier="settle-preview", size=13))
-    rows.append(button("settle", "Settle the hand", act(table.settle), kind="filled",
-                       disabled=table.remaining_entry() is None))
+    rows.append(button("settle", "Settle the hand", act(table.settle), kind="filled"))
     return card(*rows)
 
 
@@ -342,7 +331,6 @@ def table_screen(table: Table, act: Act, on_text: Callable[[int, str], None], he
         message_bar(table.message),
         end_choice(table, act),
         call_panel(table, act) if phase == PLAY else None,
-        call_on_demand(table, act),
         renege_panel(table, act),
         settle_panel(table, act, on_text),
         hand_over_panel(table, act),
