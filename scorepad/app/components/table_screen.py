@@ -95,7 +95,7 @@ def status_panel(table: Table, act: Act) -> ft.Control:
         parts = [f"{label}: {points}" for label, points in board.breakdown] or ["nothing on the table"]
         rows.append(note(" + ".join(parts) + f" = {board.count}", identifier="count-breakdown", size=13))
     rows += [
-        _lines(note(board.sniff_stage, identifier="sniff-stage", size=13), 2),
+        _lines(note(board.sniff_stage, identifier="sniff-stage", size=13), 3),
         note(table.turn_words(), identifier="turn", size=16),
         wrap_row(seats, spacing=6),
         _lines(note(f"{table.boneyard_words()} · open ends: {board.open_ends}", identifier="boneyard", size=13), 2),
