@@ -457,6 +457,9 @@ class Table:
 
     def call(self, called: int | None) -> None:
         """Record what the last player called: None = the right score, 0 = nothing, else the number."""
+        hand = self.hand
+        if hand is not None and hand.last_play is not None and called == hand.last_play.score:
+            called = None  # records.md §4: a call of exactly the score is written without "call"
         self._replace_last_play(call=called, fix=False)
 
     def fix_call(self) -> None:

@@ -264,8 +264,9 @@ class TestCalls:
         panel = table.call_panel()
         assert panel is not None and panel.flags == ("missed",)
         assert [s.score for s in table.sides()] == [10, 0]
-        table.call(None)
+        table.call(10)
         assert [s.score for s in table.sides()] == [10, 10]
+        assert store.load(table.match_id).current.events[-1].call is None
 
     def test_the_panel_follows_the_last_play_and_can_be_hidden(self, store: Store) -> None:
         table = new_table(store).table

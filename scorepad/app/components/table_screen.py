@@ -212,7 +212,7 @@ def call_panel(table: Table, act: Act) -> ft.Control | None:
     ]
     choices += [
         button(f"call-{n}", str(n), act(table.call, n), kind="outlined", width=64)
-        for n in panel.calls if n != panel.score
+        for n in panel.calls
     ]
     rows.append(wrap_row(choices, spacing=6))
     if panel.can_fix:
