@@ -28,6 +28,25 @@ def shared_store(db_url: str | None) -> Any:
         return _stores[db_url]
 
 
+class Dispatch:
+    """Turns a view-model action into a tap handler that runs it and redraws the page.
+
+    One per page, so memoised parts of the screen see the same object on every draw.
+    """
+
+    def __init__(self) -> None:
+        self.redraw: Callable[[], None] = lambda: None
+
+    def __call__(self, fn: Callable[..., Any], *args: Any) -> Callable[[], None]:
+        """The handler for a tap that calls ``fn(*args)``."""
+
+        def handler() -> None:
+            fn(*args)
+            self.redraw()
+
+        return handler
+
+
 def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.Page], None]:
     """The ``main(page)`` for ``ft.run``: each page gets its own ScorePad over the shared store."""
 
@@ -51,7 +70,7 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
         page.on_resize = on_resize
         if page.route and page.route != "/":
             pad.open_route(page.route)
-        page.render(App, pad, bump)
+        page.render(App, pad, bump, Dispatch())
 
     return main
 
@@ -65,7 +84,7 @@ def setup_page(page: ft.Page) -> None:
 
 
 @ft.component
-def App(pad: ScorePad, bump: dict[str, Callable[[], None]]) -> ft.Control:
+def App(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch) -> ft.Control:
     """The app: draws the screen the view-model names and forwards taps to it."""
     _revision, set_revision = ft.use_state(0)
     page = ft.context.page
@@ -78,13 +97,7 @@ def App(pad: ScorePad, bump: dict[str, Callable[[], None]]) -> ft.Control:
             page.navigate(pad.route)
 
     bump["redraw"] = redraw
-
-    def act(fn: Callable[..., Any], *args: Any) -> Callable[[], None]:
-        def handler() -> None:
-            fn(*args)
-            redraw()
-
-        return handler
+    act.redraw = redraw
 
     def toggle_theme() -> None:
         page.theme_mode = ft.ThemeMode.LIGHT if dark else ft.ThemeMode.DARK
