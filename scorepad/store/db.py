@@ -8,6 +8,8 @@ leaves the file whole), foreign keys on, a busy timeout, and explicit
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -45,11 +47,11 @@ def _sqlite_engine(url: URL, settings: StoreSettings) -> Engine:
         # its own; the "begin" hook below issues BEGIN instead.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout={int(settings.busy_timeout_ms)}")
         if not in_memory:
-            cursor.execute("PRAGMA journal_mode=WAL")
+            _use_wal(cursor, timeout_ms=settings.busy_timeout_ms)
             cursor.execute(f"PRAGMA synchronous={settings.sqlite_synchronous}")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute(f"PRAGMA busy_timeout={int(settings.busy_timeout_ms)}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -58,6 +60,24 @@ def _sqlite_engine(url: URL, settings: StoreSettings) -> Engine:
         conn.exec_driver_sql(f"BEGIN {mode}")
 
     return engine
+
+
+def _use_wal(cursor: Any, *, timeout_ms: int) -> None:
+    """Put the file in WAL mode (it stays so), waiting out another process doing the same.
+
+    SQLite answers "database is locked" at once, without its busy handler,
+    when two connections switch a new file to WAL together: hence the retries.
+    """
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        try:
+            if cursor.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def writer(engine: Engine) -> Engine:

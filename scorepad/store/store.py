@@ -13,10 +13,12 @@ The loser gets ``StoreConflict`` and nothing of its write is stored.
 
 from __future__ import annotations
 
+import gc
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -71,6 +73,23 @@ class _Change:
     state: MatchState
     action: str
     log: FoldedLog | None = None
+
+
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Hold off the cyclic garbage collector while many small objects are made.
+
+    Decoding 10,000 listing lines allocates some 100,000 acyclic objects,
+    enough to set off several full collections that double the listing's
+    time; reference counting frees them all the same.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 class Store:
@@ -163,9 +182,9 @@ class Store:
 
     def list_matches(self) -> list[MatchSummary]:
         """Every stored match, newest first, from the listing cache."""
-        with session_scope(self._reader) as session:
+        with _cyclic_gc_paused(), session_scope(self._reader) as session:
             rows = repo.listing_caches(session=session)
-        return [summary_from_cache(match_id, cache) for match_id, cache in rows]
+            return [summary_from_cache(match_id, cache) for match_id, cache in rows]
 
     def audit(self, match_id: int) -> list[AuditItem]:
         """The match's audit trail, oldest first. Raises ``UnknownMatch``."""
