@@ -87,6 +87,8 @@ def _run_trial(db: str, seed: int, delay: float, *, before_ready: bool) -> list[
         os.close(read_fd)
         try:
             _writer(db, write_fd, seed)
+        except BaseException as err:  # reported to the parent, which fails the test
+            os.write(write_fd, f"error {type(err).__name__}: {err}\n".encode())
         finally:
             os._exit(0)
     os.close(write_fd)
@@ -163,6 +165,7 @@ def test_sigkill_at_random_moments(tmp_path: Path) -> None:
         before_ready = trial % 10 == 0
         delay = rng.uniform(0, 0.02) if before_ready else rng.uniform(0, 0.12)
         acks = _run_trial(db, seed=trial, delay=delay, before_ready=before_ready)
+        assert not [line for line in acks if line.startswith("error")], acks[-3:]
         writes += sum(1 for line in acks if line != "ready")
         if db_path.exists():
             assert _integrity(db_path) == "ok", f"trial {trial}"
