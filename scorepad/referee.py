@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
 
 from scorepad.rules import IllegalRecordError, RecordFormatError, load_record, replay, report
 from scorepad.rules.match import MatchState
@@ -41,26 +40,28 @@ def run_referee(path: str, *, as_json: bool) -> int:
 
 
 def print_account(match: MatchState, console: Console) -> None:
-    """Print the match hand by hand: plays with their counts explained, ends, games."""
+    """Print the match hand by hand: plays with their counts explained, ends, games.
+
+    Nothing is read as markup, so names with brackets or backslashes print as typed.
+    """
     rules = match.rules
-    console.print(f"[bold]{escape(rules.describe())}[/]: " + escape(", ".join(match.players)))
+    say = console.print
+    say(f"{rules.describe()}: " + ", ".join(match.players), markup=False, style="bold")
     games = {g.number: g for g in match.games()}
     for hand in match.hands:
-        setter = match.players[hand.setter]
-        console.print()
-        console.print(f"[bold]Hand {hand.number}[/] (game {hand.game}), {escape(setter)} sets")
-        console.print(f"  before: {escape(scores_line(match, hand.scores_before))}")
+        say()
+        say(f"Hand {hand.number} (game {hand.game}), {match.players[hand.setter]} sets", markup=False, style="bold")
+        say(f"  before: {scores_line(match, hand.scores_before)}", markup=False)
         for line in hand_lines(match, hand):
-            console.print(escape(line) if line[:1] == " " else "  " + escape(line))
-        console.print(f"  after: {escape(scores_line(match, hand.scores_after))}")
+            say(line if line[:1] == " " else "  " + line, markup=False)
+        say(f"  after: {scores_line(match, hand.scores_after)}", markup=False)
         game = games.get(hand.game) if hand.winner() is not None else None
         if game is not None:
-            summary = f"[bold]Game {game.number}[/] won by {escape(match.side_name(game.winner))}"
-            summary += f" ({escape(scores_line(match, game.scores))})"
+            summary = f"Game {game.number} won by {match.side_name(game.winner)} ({scores_line(match, game.scores)})"
             if game.game_points is not None:
                 rubed = ", ".join(match.side_name(s) for s in game.rubed or ()) or "nobody"
-                summary += f"; game points {game.game_points}; Rubed: {escape(rubed)}"
-            console.print(summary)
+                summary += f"; game points {game.game_points}; Rubed: {rubed}"
+            say(summary, markup=False, style="bold")
 
 
 def _fail(message: str, status: int) -> int:

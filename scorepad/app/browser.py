@@ -59,8 +59,18 @@ class AppServer:
         self.log_path = log_path
         out = open(log_path, "ab") if log_path else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "scorepad.app", "web", "--host", "127.0.0.1",
-             "--port", str(self.port), "--db", self.db_url],
+            [
+                sys.executable,
+                "-m",
+                "scorepad.app",
+                "web",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db_url,
+            ],
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -112,8 +122,9 @@ def sel(identifier: str) -> str:
 class TablePage:
     """One browser page on the app, with taps and reads by identifier."""
 
-    def __init__(self, browser: Any, url: str, *, viewport: dict[str, int] | None = None,
-                 color_scheme: str = "light") -> None:
+    def __init__(
+        self, browser: Any, url: str, *, viewport: dict[str, int] | None = None, color_scheme: str = "light"
+    ) -> None:
         self.url = url
         self.context = browser.new_context(viewport=viewport or PHONE, color_scheme=color_scheme)
         self.page = self.context.new_page()

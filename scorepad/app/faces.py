@@ -42,7 +42,8 @@ def face_svg(a: int, b: int, *, flat: bool) -> str:
     """The SVG picture of tile ``a-b``: flat (a left, b right) or standing (a top, b bottom)."""
     w, h = (2 * _HALF, _HALF) if flat else (_HALF, 2 * _HALF)
     divider = (
-        f'<line x1="{_HALF}" y1="6" x2="{_HALF}" y2="{h - 6}"' if flat
+        f'<line x1="{_HALF}" y1="6" x2="{_HALF}" y2="{h - 6}"'
+        if flat
         else f'<line x1="6" y1="{_HALF}" x2="{w - 6}" y2="{_HALF}"'
     ) + f' stroke="{_EDGE}" stroke-width="2.5"/>'
     second = (_HALF, 0) if flat else (0, _HALF)

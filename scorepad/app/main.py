@@ -51,8 +51,7 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
     """The ``main(page)`` for ``ft.run``: each page gets its own ScorePad over the shared store."""
 
     def main(page: ft.Page) -> None:
-        pad = ScorePad(store if store is not None else shared_store(db_url),
-                       device=f"web:{page.session.id[:8]}")
+        pad = ScorePad(store if store is not None else shared_store(db_url), device=f"web:{page.session.id[:8]}")
         setup_page(page)
         bump: dict[str, Callable[[], None]] = {}
 
@@ -142,12 +141,16 @@ def App(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch) -> ft
 def _icon_button(identifier: str, icon: Any, label: str, on_tap: Callable[[], None]) -> ft.Control:
     from scorepad.app.components.common import ident
 
-    return ident(identifier, ft.IconButton(icon=icon, tooltip=label, on_click=lambda _e: on_tap(),
-                                           width=48, height=48), label=label)
+    return ident(
+        identifier,
+        ft.IconButton(icon=icon, tooltip=label, on_click=lambda _e: on_tap(), width=48, height=48),
+        label=label,
+    )
 
 
-def _header(pad: ScorePad, act: Callable[..., Callable[[], None]], toggle_theme: Callable[[], None],
-            dark: bool) -> ft.Control:
+def _header(
+    pad: ScorePad, act: Callable[..., Callable[[], None]], toggle_theme: Callable[[], None], dark: bool
+) -> ft.Control:
     title = pad.table.title() if pad.table is not None and pad.screen in (TABLE, SHEET) else "Sniff score-pad"
     controls: list[ft.Control] = []
     if pad.screen != HOME:
@@ -157,6 +160,12 @@ def _header(pad: ScorePad, act: Callable[..., Callable[[], None]], toggle_theme:
         controls.append(_icon_button("show-sheet", ft.Icons.TABLE_CHART, "Score sheet", act(pad.show_sheet)))
     elif pad.screen == SHEET:
         controls.append(_icon_button("show-table", ft.Icons.GRID_VIEW, "Back to the table", act(pad.show_table)))
-    controls.append(_icon_button("theme", ft.Icons.LIGHT_MODE if dark else ft.Icons.DARK_MODE,
-                                 "Light theme" if dark else "Dark theme", toggle_theme))
+    controls.append(
+        _icon_button(
+            "theme",
+            ft.Icons.LIGHT_MODE if dark else ft.Icons.DARK_MODE,
+            "Light theme" if dark else "Dark theme",
+            toggle_theme,
+        )
+    )
     return ft.Row(controls, vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4)

@@ -45,9 +45,7 @@ class NewMatchForm:
 
     def seated(self) -> list[str]:
         """The names of the players taking part, in seat order (blank names become Player N)."""
-        return [
-            (self.names[i].strip() or f"Player {i + 1}") for i in range(self.players)
-        ]
+        return [(self.names[i].strip() or f"Player {i + 1}") for i in range(self.players)]
 
     def describe(self) -> str:
         """The rules these choices give, in one line (or why they cannot go together)."""

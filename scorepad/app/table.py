@@ -324,9 +324,7 @@ class Table:
             return None
         result = self.state.games()[-1]
         names = self.state.side_name(result.winner)
-        scores = ", ".join(
-            f"{self.state.side_name(s)} {result.scores[s]}" for s in range(self.rules.sides)
-        )
+        scores = ", ".join(f"{self.state.side_name(s)} {result.scores[s]}" for s in range(self.rules.sides))
         words = f"{names} won game {result.number}. Final scores: {scores}."
         if result.game_points is not None:
             words += f" Game points: {result.game_points}."

@@ -357,9 +357,10 @@ class HandState:
         if rules.renege == "rollback25":
             # Smartt §11.1: the hand stops at once, whatever stage it had reached.
             self.how, self.renege_by = RENEGE, ev.seat
+            self.claim_open = False
         else:
+            # Play goes on; proving a renege is not the next player acting, so a claim stays open.
             self.deductions.append(ev.seat)
-        self.claim_open = False
         return {"event": "renege", "player": ev.seat}
 
     def _adjust(self, ev: Adjust) -> dict[str, Any]:

@@ -108,34 +108,39 @@ class MatchState:
             return NextSetter(seat, frozenset({seat}), why)
         if rules.setter_rule == "winner":
             return self._jaques_winner(prev)
-        if prev.went_out is not None and prev.how != RENEGE:
+        went_out = self._went_out(prev)
+        if went_out is not None:
             why = "whoever went out leads the next hand (American 'Deal and lead')"
-            return NextSetter(prev.went_out, frozenset({prev.went_out}), why)
+            return NextSetter(went_out, frozenset({went_out}), why)
         return NextSetter(
             None, None, "nobody went out, so the players choose the next leader (American 'Deal and lead')"
         )
+
+    def _went_out(self, prev: HandState) -> int | None:
+        """The seat that went out, unless a renege proved against its own side stopped the hand."""
+        seat = prev.went_out
+        offender = prev.renege_by if prev.how == RENEGE else None
+        if seat is not None and offender is not None and self.rules.side_of(offender) == self.rules.side_of(seat):
+            return None
+        return seat
 
     def _jaques_winner(self, prev: HandState) -> NextSetter:
         """Jaques 'Setting up' step 4: the winner of the hand leads the next one."""
         rules = self.rules
         why = "the winner of the hand leads the next (Jaques 'Setting up' step 4)"
-        side: int | None = None
-        default: int | None = None
-        if prev.how in (WON, RENEGE):
+        if prev.how in (WON, RENEGE) and prev.winner() is not None and prev.win_seat is not None:
             # A game won mid-hand is won by whoever made the winning score, even if
-            # another player had just gone out; a renege that undid the win leaves no winner.
-            side = prev.winner()
-            default = prev.win_seat if side is not None else None
-        elif prev.went_out is not None:
-            side, default = rules.side_of(prev.went_out), prev.went_out
-        elif prev.how == BLOCKED and prev.settlement is not None:
-            side = prev.settlement.to
-        if side is None:
-            return NextSetter(None, None, "the hand has no winner, so the players choose the next leader")
-        seats = rules.seats_of(side)
-        if default is None and len(seats) == 1:
-            default = seats[0]
-        return NextSetter(default, frozenset(seats), why)
+            # another player had just gone out.
+            return NextSetter(prev.win_seat, frozenset({prev.win_seat}), why)
+        went_out = self._went_out(prev)
+        if went_out is not None:
+            return NextSetter(went_out, frozenset({went_out}), why)
+        if prev.how == BLOCKED and prev.settlement is not None and prev.settlement.to is not None:
+            seats = rules.seats_of(prev.settlement.to)
+            if len(seats) == 1:
+                return NextSetter(seats[0], frozenset(seats), why)
+            return NextSetter(None, frozenset(seats), why + "; the winning partners choose which of them")
+        return NextSetter(None, None, "the hand has no winner, so the players choose the next leader")
 
     # -- playing ---------------------------------------------------------------
 

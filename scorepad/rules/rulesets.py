@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from scorepad.rules.errors import IllegalRecordError, RecordFormatError
+from scorepad.rules.errors import RecordFormatError
 
 PRESETS = ("smartt", "american", "jaques")
 OPTION_TYPES: dict[str, type] = {
@@ -91,8 +91,7 @@ def make_ruleset(name: object, players: int, options: object = None) -> RuleSet:
     """Build the RuleSet for a preset, a player count and the record's options.
 
     Raises RecordFormatError for an unknown preset, option or option value
-    (records.md §6: exit 2) and IllegalRecordError for options that cannot go
-    together (partners without four players).
+    (records.md §6: exit 2), partners without four players included.
     """
     if name not in PRESETS:
         raise RecordFormatError(f"unknown rules {name!r}; the rules are " + ", ".join(repr(p) for p in PRESETS))
@@ -100,7 +99,7 @@ def make_ruleset(name: object, players: int, options: object = None) -> RuleSet:
     partners_default = players == 4 and name in ("smartt", "american")
     partners = bool(opts.get("partners", partners_default))
     if partners and players != 4:
-        raise IllegalRecordError(f"partners need four players, and this record has {players}")
+        raise RecordFormatError(f"option 'partners' is for four players, and this record has {players}")
     max_pip = SETS[str(opts.get("set", "double-six"))]
     calls_required = name == "smartt" or bool(opts.get("muggins", False))
     renege = opts.get("renege", "rollback25" if name == "smartt" else None)

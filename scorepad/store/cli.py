@@ -128,9 +128,7 @@ def run_export(args: argparse.Namespace) -> int:
             os.replace(partial, target)
         except OSError as err:
             partial.unlink(missing_ok=True)
-            raise _Failure(
-                f"cannot write {args.output}: {err.strerror or err}", EXIT_UNREADABLE
-            ) from err
+            raise _Failure(f"cannot write {args.output}: {err.strerror or err}", EXIT_UNREADABLE) from err
         return 0
 
     return _with_store(args, work)

@@ -14,9 +14,7 @@ class StoreConflict(StoreError):
     apply the entry again if it still makes sense.
     """
 
-    def __init__(
-        self, message: str = "another device wrote to this match first; reload it and try again"
-    ) -> None:
+    def __init__(self, message: str = "another device wrote to this match first; reload it and try again") -> None:
         super().__init__(message)
 
 

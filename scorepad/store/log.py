@@ -109,4 +109,3 @@ def fold(entries: Iterable[Entry]) -> FoldedLog:
     for entry in entries:
         folded.add(entry)
     return folded
-

@@ -83,9 +83,7 @@ class Match(StoreModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     rules: str = Field(sa_column=Column(String(20), nullable=False))
     options: dict[str, Any] = _json()
-    created_at: datetime = Field(
-        sa_column=Column(DateTime(timezone=True), nullable=False)
-    )
+    created_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
     finished_at: datetime | None = _when(nullable=True)
     device: str | None = Field(default=None, sa_column=Column(String(200), nullable=True))
     # Bumped by every write to the match: a writer that read revision n may
@@ -102,15 +100,9 @@ class Seat(StoreModel, table=True):
 
     __tablename__ = "seats"
 
-    match_id: int = Field(
-        sa_column=Column(
-            Integer, ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
-        )
-    )
+    match_id: int = Field(sa_column=Column(Integer, ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True))
     seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
-    player_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("players.id"), nullable=False, index=True)
-    )
+    player_id: int = Field(sa_column=Column(Integer, ForeignKey("players.id"), nullable=False, index=True))
 
 
 class Hand(StoreModel, table=True):
@@ -120,11 +112,7 @@ class Hand(StoreModel, table=True):
     __table_args__ = (UniqueConstraint("match_id", "number"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    match_id: int = Field(
-        sa_column=Column(
-            Integer, ForeignKey("matches.id", ondelete="CASCADE"), nullable=False
-        )
-    )
+    match_id: int = Field(sa_column=Column(Integer, ForeignKey("matches.id", ondelete="CASCADE"), nullable=False))
     number: int = Field(sa_column=Column(Integer, nullable=False))
     created_at: datetime = _when()
 
@@ -144,9 +132,7 @@ class LogEntry(StoreModel, table=True):
     __table_args__ = (UniqueConstraint("hand_id", "seq"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    hand_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("hands.id", ondelete="CASCADE"), nullable=False)
-    )
+    hand_id: int = Field(sa_column=Column(Integer, ForeignKey("hands.id", ondelete="CASCADE"), nullable=False))
     seq: int = Field(sa_column=Column(Integer, nullable=False))
     # The match revision this entry produced: a total order of the whole
     # match's log, across hands (undo and redo may cross a hand boundary).
@@ -164,9 +150,7 @@ class AuditEntry(StoreModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     match_id: int = Field(
-        sa_column=Column(
-            Integer, ForeignKey("matches.id", ondelete="CASCADE"), nullable=False, index=True
-        )
+        sa_column=Column(Integer, ForeignKey("matches.id", ondelete="CASCADE"), nullable=False, index=True)
     )
     event_id: int | None = Field(
         default=None,

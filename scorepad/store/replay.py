@@ -48,7 +48,5 @@ def rebuild(header: MatchHeader, log: FoldedLog) -> MatchState:
                 else:
                     state.apply(event_from_dict(entry.payload))
         except SniffError as err:
-            raise BrokenLog(
-                f"match {header.id} hand {number} entry {entry.seq} no longer replays: {err}"
-            ) from err
+            raise BrokenLog(f"match {header.id} hand {number} entry {entry.seq} no longer replays: {err}") from err
     return state

@@ -78,9 +78,7 @@ def ensure_players(*, session: Session, names: Sequence[str], now: datetime) -> 
         _insert_ignoring_duplicates(session, Player.__table__),
         [{"name": name, "created_at": now} for name in wanted],
     )
-    ids = dict(
-        session.execute(select(Player.name, Player.id).where(col(Player.name).in_(wanted))).all()
-    )
+    ids = dict(session.execute(select(Player.name, Player.id).where(col(Player.name).in_(wanted))).all())
     return [ids[name] for name in names]
 
 
@@ -114,8 +112,7 @@ def create_match(
     assert match.id is not None
     player_ids = ensure_players(session=session, names=players, now=now)
     session.add_all(
-        Seat(match_id=match.id, seat=seat, player_id=player_id)
-        for seat, player_id in enumerate(player_ids)
+        Seat(match_id=match.id, seat=seat, player_id=player_id) for seat, player_id in enumerate(player_ids)
     )
     return match.id
 
@@ -124,18 +121,26 @@ def match_header(*, session: Session, match_id: int) -> MatchHeader:
     """The match's fixed facts and revision. Raises ``UnknownMatch``."""
     row = session.execute(
         select(
-            Match.id, Match.rules, Match.options, Match.created_at,
-            Match.finished_at, Match.revision,
+            Match.id,
+            Match.rules,
+            Match.options,
+            Match.created_at,
+            Match.finished_at,
+            Match.revision,
         ).where(col(Match.id) == match_id)
     ).first()
     if row is None:
         raise UnknownMatch(match_id)
-    players = session.execute(
-        select(Player.name)
-        .join(Seat, col(Seat.player_id) == col(Player.id))
-        .where(col(Seat.match_id) == match_id)
-        .order_by(col(Seat.seat))
-    ).scalars().all()
+    players = (
+        session.execute(
+            select(Player.name)
+            .join(Seat, col(Seat.player_id) == col(Player.id))
+            .where(col(Seat.match_id) == match_id)
+            .order_by(col(Seat.seat))
+        )
+        .scalars()
+        .all()
+    )
     return MatchHeader(
         id=row.id,
         rules=row.rules,
@@ -149,9 +154,7 @@ def match_header(*, session: Session, match_id: int) -> MatchHeader:
 
 def current_revision(*, session: Session, match_id: int) -> int:
     """The match's revision (bumped by every write). Raises ``UnknownMatch``."""
-    revision = session.execute(
-        select(Match.revision).where(col(Match.id) == match_id)
-    ).scalar_one_or_none()
+    revision = session.execute(select(Match.revision).where(col(Match.id) == match_id)).scalar_one_or_none()
     if revision is None:
         raise UnknownMatch(match_id)
     return revision
@@ -179,9 +182,7 @@ def hand_id(*, session: Session, match_id: int, number: int, now: datetime) -> i
     ).scalar_one_or_none()
     if found is not None:
         return found
-    result = session.execute(
-        insert(hands).values(match_id=match_id, number=number, created_at=now)
-    )
+    result = session.execute(insert(hands).values(match_id=match_id, number=number, created_at=now))
     return result.inserted_primary_key[0]
 
 
@@ -205,8 +206,13 @@ def append_entry(
     # than the insert itself.
     result = session.execute(
         insert(LogEntry.__table__).values(
-            hand_id=hand_id, seq=seq, revision=revision, kind=kind,
-            payload=payload, device=device, created_at=now,
+            hand_id=hand_id,
+            seq=seq,
+            revision=revision,
+            kind=kind,
+            payload=payload,
+            device=device,
+            created_at=now,
         )
     )
     return result.inserted_primary_key[0]
@@ -237,9 +243,7 @@ def advance_revision(
         values["finished_at"] = finished_at
     matches = Match.__table__
     result = session.execute(
-        update(matches)
-        .where(matches.c.id == match_id, matches.c.revision == expected)
-        .values(**values)
+        update(matches).where(matches.c.id == match_id, matches.c.revision == expected).values(**values)
     )
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise StoreConflict()
@@ -260,8 +264,14 @@ def add_audit(
     """Record who did what to the match, and when."""
     session.execute(
         insert(AuditEntry.__table__).values(
-            match_id=match_id, event_id=event_id, action=action, hand=hand,
-            seq=seq, detail=detail or {}, at=now, device=device,
+            match_id=match_id,
+            event_id=event_id,
+            action=action,
+            hand=hand,
+            seq=seq,
+            detail=detail or {},
+            at=now,
+            device=device,
         )
     )
 
@@ -270,8 +280,7 @@ def read_audit(*, session: Session, match_id: int) -> list[AuditEntry]:
     """The match's audit entries, oldest first."""
     return list(
         session.execute(
-            select(AuditEntry).where(col(AuditEntry.match_id) == match_id)
-            .order_by(col(AuditEntry.id))
+            select(AuditEntry).where(col(AuditEntry.match_id) == match_id).order_by(col(AuditEntry.id))
         ).scalars()
     )
 
@@ -295,9 +304,7 @@ def listing_caches(*, session: Session) -> list[tuple[int, dict[str, Any]]]:
         # SQLite keeps the subquery's order in group_concat.
         newest_first = select(table.c.id, summary.label("summary")).order_by(table.c.id.desc())
         rows = newest_first.subquery()
-        query = select(
-            func.group_concat(rows.c.id, ","), func.group_concat(rows.c.summary, ",")
-        )
+        query = select(func.group_concat(rows.c.id, ","), func.group_concat(rows.c.summary, ","))
     ids, caches = session.execute(query).one()
     if ids is None:
         return []

@@ -157,14 +157,25 @@ class Store:
         now = utcnow()
         with repo.conflicts_reported(), session_scope(self._writer) as session:
             match_id = repo.create_match(
-                session=session, rules=record.rules.name, options=dict(record.rules.options),
-                players=record.players, device=device,
-                summary=summarize(state, started=now), now=now,
+                session=session,
+                rules=record.rules.name,
+                options=dict(record.rules.options),
+                players=record.players,
+                device=device,
+                summary=summarize(state, started=now),
+                now=now,
             )
             repo.add_audit(
-                session=session, match_id=match_id, action="create", device=device, now=now,
-                detail={"rules": record.rules.name, "options": dict(record.rules.options),
-                        "players": list(record.players)},
+                session=session,
+                match_id=match_id,
+                action="create",
+                device=device,
+                now=now,
+                detail={
+                    "rules": record.rules.name,
+                    "options": dict(record.rules.options),
+                    "players": list(record.players),
+                },
             )
         return match_id
 
@@ -192,17 +203,19 @@ class Store:
             repo.current_revision(session=session, match_id=match_id)
             return [
                 AuditItem(
-                    at=as_utc(row.at) or row.at, action=row.action, device=row.device,
-                    hand=row.hand, seq=row.seq, detail=dict(row.detail or {}),
+                    at=as_utc(row.at) or row.at,
+                    action=row.action,
+                    device=row.device,
+                    hand=row.hand,
+                    seq=row.seq,
+                    detail=dict(row.detail or {}),
                 )
                 for row in repo.read_audit(session=session, match_id=match_id)
             ]
 
     # -- entries ---------------------------------------------------------------
 
-    def start_hand(
-        self, match_id: int, setter: int | None = None, *, device: str | None = None
-    ) -> MatchState:
+    def start_hand(self, match_id: int, setter: int | None = None, *, device: str | None = None) -> MatchState:
         """Start the next hand with ``setter`` (None where the rules fix it).
 
         Raises the engine's ``IllegalEventError`` (previous hand not over,
@@ -215,9 +228,7 @@ class Store:
 
         return self._write(match_id, plan, device=device)
 
-    def append(
-        self, match_id: int, event: Event | dict[str, Any], *, device: str | None = None
-    ) -> MatchState:
+    def append(self, match_id: int, event: Event | dict[str, Any], *, device: str | None = None) -> MatchState:
         """Append one event (a ``Play``, ``Draw``... or its record dict) to the current hand.
 
         The engine checks it against the hand first; a refused event writes
@@ -230,9 +241,7 @@ class Store:
             loaded.state.apply(checked)
             hand = loaded.state.current
             assert hand is not None
-            return _Change(
-                hand.number, event_kind(checked), checked.to_dict(), loaded.state, "append"
-            )
+            return _Change(hand.number, event_kind(checked), checked.to_dict(), loaded.state, "append")
 
         return self._write(match_id, plan, device=device)
 
@@ -296,12 +305,14 @@ class Store:
             try:
                 with repo.conflicts_reported(), session_scope(self._writer) as session:
                     repo.advance_revision(
-                        session=session, match_id=match_id, expected=header.revision,
-                        to=header.revision + 1, finished_at=now,
+                        session=session,
+                        match_id=match_id,
+                        expected=header.revision,
+                        to=header.revision + 1,
+                        finished_at=now,
                         summary=summarize(loaded.state, started=header.created_at, finished=now),
                     )
-                    repo.add_audit(session=session, match_id=match_id, action="finish",
-                                   device=device, now=now)
+                    repo.add_audit(session=session, match_id=match_id, action="finish", device=device, now=now)
             except BaseException:
                 self._cache.pop((match_id, device), None)
                 raise
@@ -309,9 +320,7 @@ class Store:
 
     # -- records ---------------------------------------------------------------
 
-    def import_record(
-        self, obj_or_text: str | bytes | dict[str, Any] | Record, *, device: str | None = None
-    ) -> int:
+    def import_record(self, obj_or_text: str | bytes | dict[str, Any] | Record, *, device: str | None = None) -> int:
         """Store a whole sniff-record/1 as a new match; returns its id.
 
         The record is replayed through the engine first; only a record the
@@ -337,9 +346,14 @@ class Store:
         now = utcnow()
         with repo.conflicts_reported(), session_scope(self._writer) as session:
             match_id = repo.create_match(
-                session=session, rules=record.rules.name, options=dict(record.rules.options),
-                players=record.players, device=device,
-                summary=summarize(state, started=now), now=now, revision=len(log),
+                session=session,
+                rules=record.rules.name,
+                options=dict(record.rules.options),
+                players=record.players,
+                device=device,
+                summary=summarize(state, started=now),
+                now=now,
+                revision=len(log),
             )
             hand_ids = {
                 number: repo.hand_id(session=session, match_id=match_id, number=number, now=now)
@@ -349,13 +363,24 @@ class Store:
             rows = []
             for revision, (number, kind, payload) in enumerate(log, 1):
                 seqs[number] = seqs.get(number, 0) + 1
-                rows.append({
-                    "hand_id": hand_ids[number], "seq": seqs[number], "revision": revision,
-                    "kind": kind, "payload": payload, "created_at": now, "device": device,
-                })
+                rows.append(
+                    {
+                        "hand_id": hand_ids[number],
+                        "seq": seqs[number],
+                        "revision": revision,
+                        "kind": kind,
+                        "payload": payload,
+                        "created_at": now,
+                        "device": device,
+                    }
+                )
             repo.append_entries(session=session, rows=rows)
             repo.add_audit(
-                session=session, match_id=match_id, action="import", device=device, now=now,
+                session=session,
+                match_id=match_id,
+                action="import",
+                device=device,
+                now=now,
                 detail={"hands": len(record.hands), "entries": len(log)},
             )
         return match_id
@@ -424,13 +449,14 @@ class Store:
     def _correction(self, loaded: _Loaded, kind: str, target: Entry) -> _Change:
         """An undo or redo of ``target``: the entry, and the state once it stands."""
         entry = Entry(
-            hand=target.hand, seq=loaded.log.next_seq(target.hand),
-            revision=loaded.header.revision + 1, kind=kind, payload={"seq": target.seq},
+            hand=target.hand,
+            seq=loaded.log.next_seq(target.hand),
+            revision=loaded.header.revision + 1,
+            kind=kind,
+            payload={"seq": target.seq},
         )
         log = fold([*loaded.entries, entry])
-        return _Change(
-            target.hand, kind, entry.payload, rebuild(loaded.header, log), kind, log=log
-        )
+        return _Change(target.hand, kind, entry.payload, rebuild(loaded.header, log), kind, log=log)
 
     def _write(self, match_id: int, plan: Any, *, device: str | None) -> MatchState:
         """Validate one entry with ``plan`` and store it; returns the new state.
@@ -443,11 +469,7 @@ class Store:
             # Validate against the match as this device was last shown it, not
             # as it is now: if another device wrote since, the commit fails with
             # StoreConflict instead of silently entering the same event twice.
-            loaded = (
-                self._shown(match_id, device)
-                or self._adopt(match_id, device)
-                or self._view(match_id, device)
-            )
+            loaded = self._shown(match_id, device) or self._adopt(match_id, device) or self._view(match_id, device)
             if loaded.header.finished_at is not None:
                 raise MatchFinished(f"match {match_id} is finished and takes no more entries")
             try:
@@ -483,35 +505,48 @@ class Store:
     def _commit(self, loaded: _Loaded, change: _Change, *, device: str | None) -> Entry:
         header = loaded.header
         entry = Entry(
-            hand=change.hand, seq=loaded.log.next_seq(change.hand),
-            revision=header.revision + 1, kind=change.kind, payload=change.payload,
+            hand=change.hand,
+            seq=loaded.log.next_seq(change.hand),
+            revision=header.revision + 1,
+            kind=change.kind,
+            payload=change.payload,
         )
         detail: dict[str, Any] = {"kind": change.kind, "payload": change.payload}
         if change.kind in (UNDO, REDO):
-            target = next(
-                e for e in loaded.entries
-                if e.hand == change.hand and e.seq == change.payload["seq"]
-            )
+            target = next(e for e in loaded.entries if e.hand == change.hand and e.seq == change.payload["seq"])
             detail["target"] = {"kind": target.kind, "payload": target.payload}
         now = utcnow()
         with repo.conflicts_reported(), session_scope(self._writer) as session:
-            hand_id = repo.hand_id(
-                session=session, match_id=header.id, number=entry.hand, now=now
-            )
+            hand_id = repo.hand_id(session=session, match_id=header.id, number=entry.hand, now=now)
             # The insert comes first: when two writers race for one hand it is
             # the UNIQUE(hand_id, seq) constraint that decides who wins.
             event_id = repo.append_entry(
-                session=session, hand_id=hand_id, seq=entry.seq, revision=entry.revision,
-                kind=entry.kind, payload=entry.payload, device=device, now=now,
+                session=session,
+                hand_id=hand_id,
+                seq=entry.seq,
+                revision=entry.revision,
+                kind=entry.kind,
+                payload=entry.payload,
+                device=device,
+                now=now,
             )
             repo.advance_revision(
-                session=session, match_id=header.id, expected=header.revision,
+                session=session,
+                match_id=header.id,
+                expected=header.revision,
                 to=entry.revision,
                 summary=summarize(change.state, started=header.created_at),
             )
             repo.add_audit(
-                session=session, match_id=header.id, action=change.action, device=device,
-                now=now, event_id=event_id, hand=entry.hand, seq=entry.seq, detail=detail,
+                session=session,
+                match_id=header.id,
+                action=change.action,
+                device=device,
+                now=now,
+                event_id=event_id,
+                hand=entry.hand,
+                seq=entry.seq,
+                detail=detail,
             )
         return entry
 

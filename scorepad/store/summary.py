@@ -56,9 +56,7 @@ def status_of(state: MatchState, *, finished: bool = False) -> str:
     return BETWEEN_HANDS
 
 
-def summarize(
-    state: MatchState, *, started: datetime, finished: datetime | None = None
-) -> dict[str, Any]:
+def summarize(state: MatchState, *, started: datetime, finished: datetime | None = None) -> dict[str, Any]:
     """The listing cache stored with the match, rebuilt from its state on every write.
 
     It holds every field of ``MatchSummary`` but the id, so that listing

@@ -79,7 +79,8 @@ class TestPresets:
         ) == (calls, long_first, limit, settlement, game_points, renege)
 
     def test_partners_need_four(self):
-        with pytest.raises(IllegalRecordError, match="four players"):
+        # records.md §6: an option value the record cannot use is a format fault (exit 2).
+        with pytest.raises(RecordFormatError, match="four players"):
             make_ruleset("jaques", 3, {"partners": True})
 
     @pytest.mark.parametrize(
@@ -229,9 +230,16 @@ class TestNextSetter:
         assert [g.winner for g in match.games()] == [0]
         assert match.next_setter().default == 0
 
-    def test_american_after_a_renege_the_record_names_the_setter(self):
+    def test_american_after_a_renege_by_the_other_side_whoever_went_out_leads(self):
         match = new_hand("american", 2, renege="rollback25")
         run(match, Adjust(1, -6), "5-5", Play("5-3", at="left"), Renege(0))
+        assert match.next_setter().default == 1
+        with pytest.raises(IllegalEventError, match="seat 1"):
+            match.start_hand(0)
+
+    def test_american_after_a_renege_by_the_side_that_went_out_the_players_choose(self):
+        match = new_hand("american", 2, renege="rollback25")
+        run(match, Adjust(1, -6), "5-5", Play("5-3", at="left"), Renege(1))
         assert match.next_setter().default is None
         assert match.start_hand(0).setter == 0
 

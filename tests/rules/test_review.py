@@ -64,16 +64,6 @@ GO_OUT_FOR_25 = [*SHORT, {"play": "5-5"}, {"play": "5-1", "at": "left"}, {"play"
 
 
 class TestBugs:
-    @pytest.mark.xfail(
-        strict=True,
-        reason=(
-            "records.md §5: 'Where the rules give the next lead to the player who went out, a player who went "
-            "out on the winning tile leads the next game' and §4: setter 'may be left out' where the rules do "
-            "not leave the choice; a renege proved after the winning tile by the LOSER leaves the win standing "
-            "(§5 'can undo the win' only when it rolls the winner back), yet the engine treats every renege hand "
-            "as having nobody who went out and demands a named setter"
-        ),
-    )
     def test_american_out_on_the_winning_tile_leads_even_after_a_losers_renege(self):
         obj = rec(
             [
@@ -88,14 +78,6 @@ class TestBugs:
         assert out["hands"][1]["setter"] == 0
         assert out["hands"][1]["game"] == 2
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason=(
-            "records.md §4: a setter 'when given ... is checked against the rotation', and §5: 'a player who "
-            "went out on the winning tile leads the next game'; after the loser's renege (win standing) the "
-            "engine accepts any seat as the next american setter"
-        ),
-    )
     def test_american_after_a_losers_renege_another_setter_is_refused(self):
         obj = rec(
             [
@@ -108,14 +90,6 @@ class TestBugs:
         with pytest.raises(IllegalRecordError, match=r"^hand 2"):
             replay(parse_record(obj))
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason=(
-            "records.md §4: the muggins claim 'must come before the next player acts'; a deduct50 renege being "
-            "proved is not the next player acting ('play goes on'), yet the engine closes the claim on it "
-            "(it keeps the claim open across an adjust, which is just as much outside the turn order)"
-        ),
-    )
     def test_a_muggins_claim_survives_a_deduct50_renege_proved_in_between(self):
         # 3-2 set (5); 2-0 right: 3 + 0 = 3; 3-5 left: 5 + 0 = 5, left uncalled; renege by seat 0 proved; seat 1 claims.
         obj = rec(
@@ -137,15 +111,6 @@ class TestBugs:
         assert out["hands"][0]["events"][-1] == {"event": "muggins", "player": 1, "score": 5}
         assert out["hands"][0]["scores_after"] == [5, 5]
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason=(
-            "records.md §6: 'An illegal record exits with status 1 and one line on stderr that starts `hand H "
-            "event E:` (or `hand H:`)'; an option value a record cannot use is exit 2 ('an unknown ... option "
-            "value'). partners: true with two players gets status 1 with a line naming no hand, which fits "
-            "neither reading"
-        ),
-    )
     @pytest.mark.parametrize("players", [2, 3])
     def test_partners_without_four_players_is_exit_2_or_names_the_hand(self, players, tmp_path):
         obj = rec([{"setter": 0, "events": [{"play": "5-5"}]}], players=players, options={"partners": True})

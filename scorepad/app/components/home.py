@@ -36,11 +36,19 @@ def home_screen(pad: ScorePad, act: Act, header: ft.Control) -> ft.Control:
             message_bar(pad.message) or ft.Container(),
             card(
                 heading("Sniff at the table", size=20),
-                ft.Text("Enter each tile as it is laid: the score-pad keeps the count, the Sniff, "
-                        "the calls, the draws and the settlement.", size=14),
+                ft.Text(
+                    "Enter each tile as it is laid: the score-pad keeps the count, the Sniff, "
+                    "the calls, the draws and the settlement.",
+                    size=14,
+                ),
                 button("new-match", "New match", act(pad.new_match), icon=ft.Icons.ADD, kind="filled"),
-                button("resume-latest", "Resume latest", act(pad.resume_latest), icon=ft.Icons.PLAY_ARROW,
-                       disabled=latest is None),
+                button(
+                    "resume-latest",
+                    "Resume latest",
+                    act(pad.resume_latest),
+                    icon=ft.Icons.PLAY_ARROW,
+                    disabled=latest is None,
+                ),
                 ft.Text(resume_words, size=13),
                 button("history", "History", act(pad.show_history), icon=ft.Icons.HISTORY, kind="outlined"),
             ),
@@ -49,54 +57,108 @@ def home_screen(pad: ScorePad, act: Act, header: ft.Control) -> ft.Control:
     )
 
 
-def new_match_screen(pad: ScorePad, act: Act, on_name: Callable[[int, str], None],
-                     on_target: Callable[[str], None], header: ft.Control) -> ft.Control:
+def new_match_screen(
+    pad: ScorePad, act: Act, on_name: Callable[[int, str], None], on_target: Callable[[str], None], header: ft.Control
+) -> ft.Control:
     """Rules, players and names, who sets first, options; Start works at once with the defaults."""
     form = pad.form
-    rules_row = wrap_row([
-        button(f"rules-{name}", words, act(pad.choose_rules, name),
-               kind="filled" if form.rules == name else "outlined")
-        for name, words in RULES_WORDS.items()
-    ])
-    players_row = wrap_row([
-        button(f"players-{n}", f"{n} players", act(pad.choose_players, n),
-               kind="filled" if form.players == n else "outlined")
-        for n in (2, 3, 4)
-    ])
+    rules_row = wrap_row(
+        [
+            button(
+                f"rules-{name}", words, act(pad.choose_rules, name), kind="filled" if form.rules == name else "outlined"
+            )
+            for name, words in RULES_WORDS.items()
+        ]
+    )
+    players_row = wrap_row(
+        [
+            button(
+                f"players-{n}",
+                f"{n} players",
+                act(pad.choose_players, n),
+                kind="filled" if form.players == n else "outlined",
+            )
+            for n in (2, 3, 4)
+        ]
+    )
     names = [
-        ident(f"name-{seat}", ft.TextField(label=f"Seat {seat}", value=form.names[seat], width=170,
-                                           on_change=lambda e, s=seat: on_name(s, e.control.value or "")))
+        ident(
+            f"name-{seat}",
+            ft.TextField(
+                label=f"Seat {seat}",
+                value=form.names[seat],
+                width=170,
+                on_change=lambda e, s=seat: on_name(s, e.control.value or ""),
+            ),
+        )
         for seat in range(form.players)
     ]
-    setters = wrap_row([
-        button(f"first-setter-{seat}", form.seated()[seat], act(pad.choose_setter, seat),
-               kind="filled" if form.setter == seat else "outlined")
-        for seat in range(form.players)
-    ])
+    setters = wrap_row(
+        [
+            button(
+                f"first-setter-{seat}",
+                form.seated()[seat],
+                act(pad.choose_setter, seat),
+                kind="filled" if form.setter == seat else "outlined",
+            )
+            for seat in range(form.players)
+        ]
+    )
     options: list[ft.Control] = [
-        ident("target", ft.TextField(label="Target (blank: the preset's)", value=form.target, width=230,
-                                     keyboard_type=ft.KeyboardType.NUMBER,
-                                     on_change=lambda e: on_target(e.control.value or ""))),
-        ident("muggins", ft.Switch(label="Muggins", value=form.muggins,
-                                   on_change=lambda e: act(setattr, form, "muggins", bool(e.control.value))())),
-        ident("double-nine", ft.Switch(label="Double-nine set", value=form.double_nine,
-                                       on_change=lambda e: act(setattr, form, "double_nine",
-                                                               bool(e.control.value))())),
+        ident(
+            "target",
+            ft.TextField(
+                label="Target (blank: the preset's)",
+                value=form.target,
+                width=230,
+                keyboard_type=ft.KeyboardType.NUMBER,
+                on_change=lambda e: on_target(e.control.value or ""),
+            ),
+        ),
+        ident(
+            "muggins",
+            ft.Switch(
+                label="Muggins",
+                value=form.muggins,
+                on_change=lambda e: act(setattr, form, "muggins", bool(e.control.value))(),
+            ),
+        ),
+        ident(
+            "double-nine",
+            ft.Switch(
+                label="Double-nine set",
+                value=form.double_nine,
+                on_change=lambda e: act(setattr, form, "double_nine", bool(e.control.value))(),
+            ),
+        ),
     ]
     if form.players == 4:
         partners = form.partners if form.partners is not None else form.rules != "jaques"
-        options.append(ident("partners", ft.Switch(
-            label="Partners (seats 0 & 2 against 1 & 3)", value=partners,
-            on_change=lambda e: act(setattr, form, "partners", bool(e.control.value))())))
+        options.append(
+            ident(
+                "partners",
+                ft.Switch(
+                    label="Partners (seats 0 & 2 against 1 & 3)",
+                    value=partners,
+                    on_change=lambda e: act(setattr, form, "partners", bool(e.control.value))(),
+                ),
+            )
+        )
     return ft.Column(
         [
             header,
             message_bar(pad.message) or ft.Container(),
             card(heading("Rules"), rules_row),
             card(heading("Players"), players_row, wrap_row(names)),
-            card(heading("Who sets the first hand"), setters,
-                 ft.Text("Smartt §3.1: each player draws a tile; the higher total sets "
-                         "(a tie goes to the higher single value, else draw again).", size=12)),
+            card(
+                heading("Who sets the first hand"),
+                setters,
+                ft.Text(
+                    "Smartt §3.1: each player draws a tile; the higher total sets "
+                    "(a tie goes to the higher single value, else draw again).",
+                    size=12,
+                ),
+            ),
             card(heading("Options"), wrap_row(options)),
             note(form.describe(), identifier="rules-summary", size=13),
             button("start-match", "Start", act(pad.start_match), icon=ft.Icons.PLAY_ARROW, kind="filled"),

@@ -20,9 +20,7 @@ _ARROWS = {
 
 
 def _piece(piece: Piece) -> ft.Control:
-    face = tile_face(
-        piece.first, piece.second, flat=not piece.crosswise, size=PIECE, label=piece.label
-    )
+    face = tile_face(piece.first, piece.second, flat=not piece.crosswise, size=PIECE, label=piece.label)
     if not piece.sniff:
         return face
     # The Sniff is outlined so it is told apart from ordinary doubles at a glance.

@@ -17,15 +17,19 @@ def _race_chart(sheet: Sheet, game: int) -> ft.Control:
     for side in range(len(sheet.sides)):
         points = [fch.LineChartDataPoint(0, rows[0].start[side] if rows else 0)]
         points += [fch.LineChartDataPoint(i + 1, row.end[side]) for i, row in enumerate(rows)]
-        series.append(fch.LineChartData(points=points, color=SIDE_COLOURS[side % 4], stroke_width=3,
-                                        point=True))
+        series.append(fch.LineChartData(points=points, color=SIDE_COLOURS[side % 4], stroke_width=3, point=True))
     top = max([sheet.target, *(max(r.end) for r in rows)]) if rows else sheet.target
     bottom = min([0, *(min(r.end) for r in rows)]) if rows else 0
     last = max(1, len(rows))
-    series.append(fch.LineChartData(
-        points=[fch.LineChartDataPoint(0, sheet.target), fch.LineChartDataPoint(last, sheet.target)],
-        color=ft.Colors.ERROR, stroke_width=1, dash_pattern=[6, 4], point=False,
-    ))
+    series.append(
+        fch.LineChartData(
+            points=[fch.LineChartDataPoint(0, sheet.target), fch.LineChartDataPoint(last, sheet.target)],
+            color=ft.Colors.ERROR,
+            stroke_width=1,
+            dash_pattern=[6, 4],
+            point=False,
+        )
+    )
     chart = fch.LineChart(
         data_series=series,
         min_x=0,
@@ -40,15 +44,22 @@ def _race_chart(sheet: Sheet, game: int) -> ft.Control:
     )
     legend = ft.Row(
         [
-            ft.Row([ft.Container(width=14, height=14, bgcolor=SIDE_COLOURS[i % 4], border_radius=3),
-                    ft.Text(name, size=13)], spacing=4, tight=True)
+            ft.Row(
+                [
+                    ft.Container(width=14, height=14, bgcolor=SIDE_COLOURS[i % 4], border_radius=3),
+                    ft.Text(name, size=13),
+                ],
+                spacing=4,
+                tight=True,
+            )
             for i, name in enumerate(sheet.sides)
         ]
         + [ft.Text(f"dashed: the target, {sheet.target}", size=13)],
         wrap=True,
     )
-    return ident(f"race-chart-{game}", ft.Column([chart, legend], tight=True),
-                 label=f"Race to {sheet.target} in game {game}")
+    return ident(
+        f"race-chart-{game}", ft.Column([chart, legend], tight=True), label=f"Race to {sheet.target} in game {game}"
+    )
 
 
 def sheet_screen(sheet: Sheet, header: ft.Control) -> ft.Control:
@@ -56,12 +67,14 @@ def sheet_screen(sheet: Sheet, header: ft.Control) -> ft.Control:
     columns = [ft.DataColumn(ft.Text("Hand")), ft.DataColumn(ft.Text("Set by")), ft.DataColumn(ft.Text("End"))]
     columns += [ft.DataColumn(ft.Text(name), numeric=True) for name in sheet.sides]
     rows = [
-        ft.DataRow(cells=[
-            ft.DataCell(ft.Text(f"{row.game}.{row.number}")),
-            ft.DataCell(ft.Text(row.setter)),
-            ft.DataCell(ft.Text(row.how)),
-            *[ft.DataCell(ft.Text(f"{row.start[s]} to {row.end[s]}")) for s in range(len(sheet.sides))],
-        ])
+        ft.DataRow(
+            cells=[
+                ft.DataCell(ft.Text(f"{row.game}.{row.number}")),
+                ft.DataCell(ft.Text(row.setter)),
+                ft.DataCell(ft.Text(row.how)),
+                *[ft.DataCell(ft.Text(f"{row.start[s]} to {row.end[s]}")) for s in range(len(sheet.sides))],
+            ]
+        )
         for row in sheet.rows
     ]
     table = ft.Row([ft.DataTable(columns=columns, rows=rows, column_spacing=16)], scroll=ft.ScrollMode.AUTO)

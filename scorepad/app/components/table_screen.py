@@ -43,8 +43,9 @@ def status_panel(table: Table, act: Act) -> ft.Control:
         [
             heading("Board count"),
             count,
-            button("breakdown", "Hide" if table.breakdown_open else "Breakdown", act(table.toggle_breakdown),
-                   kind="text"),
+            button(
+                "breakdown", "Hide" if table.breakdown_open else "Breakdown", act(table.toggle_breakdown), kind="text"
+            ),
         ],
         spacing=0,
         tight=True,
@@ -157,10 +158,7 @@ def end_choice(table: Table, act: Act) -> ft.Control | None:
     if not choices or table.pending is None:
         return None
     low, high = table.pending
-    buttons = [
-        button(f"at-{at}", POSITION_WORDS[at], act(table.choose_end, at), kind="filled")
-        for at in choices
-    ]
+    buttons = [button(f"at-{at}", POSITION_WORDS[at], act(table.choose_end, at), kind="filled") for at in choices]
     buttons.append(button("cancel-tile", "Cancel", act(table.cancel_pending), kind="text"))
     return card(heading(f"{low}-{high} fits more than one end: where was it laid?"), wrap_row(buttons))
 
@@ -175,14 +173,19 @@ def actions_row(table: Table, act: Act) -> ft.Control:
     controls = [
         # Draw and Pass stay tappable: a tap sent before the screen caught up still
         # counts, and a refused one is explained by the engine.
-        button("draw", "Draw", act(table.draw), kind="filled" if playing and drawable > 0 else "outlined",
-               compact=True),
-        button("pass", "Pass", act(table.pass_turn), kind="tonal" if playing and hand is not None and hand.can_pass
-               else "outlined", compact=True),
+        button(
+            "draw", "Draw", act(table.draw), kind="filled" if playing and drawable > 0 else "outlined", compact=True
+        ),
+        button(
+            "pass",
+            "Pass",
+            act(table.pass_turn),
+            kind="tonal" if playing and hand is not None and hand.can_pass else "outlined",
+            compact=True,
+        ),
         button("undo", "Undo", act(table.undo), kind="outlined", compact=True),
         button("redo", "Redo", act(table.redo), kind="outlined", compact=True),
-        button("renege", "Renege", act(table.start_renege), kind="outlined", compact=True,
-               disabled=not renege_allowed),
+        button("renege", "Renege", act(table.start_renege), kind="outlined", compact=True, disabled=not renege_allowed),
     ]
     return ft.Row([ft.Container(content=c, expand=True) for c in controls], spacing=4)
 
@@ -203,27 +206,34 @@ def call_panel(table: Table, act: Act) -> ft.Control | None:
         note(f"Called: {called}. {panel.consequence}", identifier="call-result", size=14),
     ]
     if panel.flags:
-        rows.append(note("Flags: " + ", ".join(panel.flags), identifier="call-flags", size=14,
-                         color=ft.Colors.ERROR))
+        rows.append(note("Flags: " + ", ".join(panel.flags), identifier="call-flags", size=14, color=ft.Colors.ERROR))
     ok_text = f"Called {panel.score}" if panel.score else "Called nothing (right)"
     choices = [
         button("call-ok", ok_text, act(table.call, None), kind="filled"),
         button("call-none", "Not called", act(table.call, 0), kind="outlined"),
     ]
-    choices += [
-        button(f"call-{n}", str(n), act(table.call, n), kind="outlined", width=64)
-        for n in panel.calls
-    ]
+    choices += [button(f"call-{n}", str(n), act(table.call, n), kind="outlined", width=64) for n in panel.calls]
     rows.append(wrap_row(choices, spacing=6))
     if panel.can_fix:
-        rows.append(button("call-fix", f"Corrected before the next tile: record {panel.score}",
-                           act(table.fix_call), kind="tonal"))
+        rows.append(
+            button(
+                "call-fix", f"Corrected before the next tile: record {panel.score}", act(table.fix_call), kind="tonal"
+            )
+        )
     if panel.claimants:
-        rows.append(wrap_row([
-            button(f"muggins-{seat}", f"Muggins: {table.player(seat)} claims {panel.score}",
-                   act(table.claim_muggins, seat), kind="filled")
-            for seat in panel.claimants
-        ]))
+        rows.append(
+            wrap_row(
+                [
+                    button(
+                        f"muggins-{seat}",
+                        f"Muggins: {table.player(seat)} claims {panel.score}",
+                        act(table.claim_muggins, seat),
+                        kind="filled",
+                    )
+                    for seat in panel.claimants
+                ]
+            )
+        )
     rows.append(button("call-close", "Hide", act(table.close_call), kind="text"))
     return card(*rows)
 
@@ -233,18 +243,26 @@ def renege_panel(table: Table, act: Act) -> ft.Control | None:
     if not table.renege_open:
         return None
     offenders = [
-        button(f"offender-{seat.seat}", seat.name, act(table.pick_offender, seat.seat),
-               kind="filled" if table.offender == seat.seat else "outlined")
+        button(
+            f"offender-{seat.seat}",
+            seat.name,
+            act(table.pick_offender, seat.seat),
+            kind="filled" if table.offender == seat.seat else "outlined",
+        )
         for seat in table.seats()
     ]
     rows: list[ft.Control] = [heading("Renege: who reneged?"), wrap_row(offenders)]
     preview = table.renege_preview()
     if preview is not None:
         rows.append(note(preview.words, identifier="renege-preview"))
-    rows.append(wrap_row([
-        button("confirm-renege", "Apply the renege", act(table.confirm_renege), kind="filled"),
-        button("cancel-renege", "Cancel", act(table.cancel_renege), kind="text"),
-    ]))
+    rows.append(
+        wrap_row(
+            [
+                button("confirm-renege", "Apply the renege", act(table.confirm_renege), kind="filled"),
+                button("cancel-renege", "Cancel", act(table.cancel_renege), kind="text"),
+            ]
+        )
+    )
     return card(*rows)
 
 
@@ -296,28 +314,34 @@ def hand_over_panel(table: Table, act: Act) -> ft.Control | None:
         rows.append(note(settled.words, identifier="hand-result"))
     result = table.game_result()
     if result is not None:
-        rows.append(ft.Text(f"{result.winner_names} win!", size=24, weight=ft.FontWeight.BOLD,
-                            color=ft.Colors.PRIMARY))
+        rows.append(ft.Text(f"{result.winner_names} win!", size=24, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))
         rows.append(note(result.words, identifier="game-result", size=15))
     rows.append(note(table.next_setter_words(), size=13))
     choices = table.setter_choices()
     if choices:
-        rows.append(wrap_row([
-            button(f"setter-{seat}", table.player(seat), act(table.choose_next_setter, seat),
-                   kind="filled" if table.next_setter_choice == seat else "outlined")
-            for seat in choices
-        ]))
+        rows.append(
+            wrap_row(
+                [
+                    button(
+                        f"setter-{seat}",
+                        table.player(seat),
+                        act(table.choose_next_setter, seat),
+                        kind="filled" if table.next_setter_choice == seat else "outlined",
+                    )
+                    for seat in choices
+                ]
+            )
+        )
     if result is not None:
-        rows.append(button("next-game", "Next game", act(table.next_hand), kind="filled",
-                           icon=ft.Icons.REPLAY))
+        rows.append(button("next-game", "Next game", act(table.next_hand), kind="filled", icon=ft.Icons.REPLAY))
     else:
-        rows.append(button("next-hand", "Next hand", act(table.next_hand), kind="filled",
-                           icon=ft.Icons.ARROW_FORWARD))
+        rows.append(button("next-hand", "Next hand", act(table.next_hand), kind="filled", icon=ft.Icons.ARROW_FORWARD))
     return card(*rows)
 
 
-def table_screen(table: Table, act: Act, on_text: Callable[[int, str], None], header: ft.Control,
-                 *, wide: bool) -> ft.Control:
+def table_screen(
+    table: Table, act: Act, on_text: Callable[[int, str], None], header: ft.Control, *, wide: bool
+) -> ft.Control:
     """The whole table screen, drawn so the tile picker does not move when panels come and go.
 
     Phone: status, actions, picker, then the panels, then the picture.

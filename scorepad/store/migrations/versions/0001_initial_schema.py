@@ -49,12 +49,12 @@ def upgrade() -> None:
         sa.Column("seat", sa.Integer(), autoincrement=False, nullable=False),
         sa.Column("player_id", sa.Integer(), nullable=False),
         sa.ForeignKeyConstraint(
-            ["match_id"], ["matches.id"],
-            name=op.f("fk_seats_match_id_matches"), ondelete="CASCADE",
+            ["match_id"],
+            ["matches.id"],
+            name=op.f("fk_seats_match_id_matches"),
+            ondelete="CASCADE",
         ),
-        sa.ForeignKeyConstraint(
-            ["player_id"], ["players.id"], name=op.f("fk_seats_player_id_players")
-        ),
+        sa.ForeignKeyConstraint(["player_id"], ["players.id"], name=op.f("fk_seats_player_id_players")),
         sa.PrimaryKeyConstraint("match_id", "seat", name=op.f("pk_seats")),
     )
     op.create_index(op.f("ix_seats_player_id"), "seats", ["player_id"], unique=False)
@@ -65,8 +65,10 @@ def upgrade() -> None:
         sa.Column("number", sa.Integer(), nullable=False),
         _when("created_at"),
         sa.ForeignKeyConstraint(
-            ["match_id"], ["matches.id"],
-            name=op.f("fk_hands_match_id_matches"), ondelete="CASCADE",
+            ["match_id"],
+            ["matches.id"],
+            name=op.f("fk_hands_match_id_matches"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_hands")),
         sa.UniqueConstraint("match_id", "number", name=op.f("uq_hands_match_id_number")),
@@ -82,8 +84,10 @@ def upgrade() -> None:
         _when("created_at"),
         sa.Column("device", sa.String(length=200), nullable=True),
         sa.ForeignKeyConstraint(
-            ["hand_id"], ["hands.id"],
-            name=op.f("fk_events_hand_id_hands"), ondelete="CASCADE",
+            ["hand_id"],
+            ["hands.id"],
+            name=op.f("fk_events_hand_id_hands"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_events")),
         sa.UniqueConstraint("hand_id", "seq", name=op.f("uq_events_hand_id_seq")),
@@ -99,12 +103,12 @@ def upgrade() -> None:
         sa.Column("detail", sa.JSON(), nullable=False),
         _when("at"),
         sa.Column("device", sa.String(length=200), nullable=True),
+        sa.ForeignKeyConstraint(["event_id"], ["events.id"], name=op.f("fk_audit_event_id_events")),
         sa.ForeignKeyConstraint(
-            ["event_id"], ["events.id"], name=op.f("fk_audit_event_id_events")
-        ),
-        sa.ForeignKeyConstraint(
-            ["match_id"], ["matches.id"],
-            name=op.f("fk_audit_match_id_matches"), ondelete="CASCADE",
+            ["match_id"],
+            ["matches.id"],
+            name=op.f("fk_audit_match_id_matches"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_audit")),
     )
