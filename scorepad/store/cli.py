@@ -150,7 +150,7 @@ def run_matches(args: argparse.Namespace) -> int:
                 str(m.id),
                 escape(", ".join(m.players)),
                 m.rules,
-                m.started.strftime("%Y-%m-%d %H:%M"),
+                m.started.astimezone().strftime("%Y-%m-%d %H:%M"),  # local time
                 m.status,
                 " : ".join(str(score) for score in m.scores),
             )
