@@ -150,7 +150,7 @@ def run_matches(args: argparse.Namespace) -> int:
                 str(m.id),
                 escape(", ".join(m.players)),
                 m.rules,
-                m.started.astimezone().strftime("%Y-%m-%d %H:%M"),  # local time
+                m.started.astimezone().strftime("%Y-%m-%d %H:%M"),  # the scorer's own clock, not UTC
                 m.status,
                 " : ".join(str(score) for score in m.scores),
             )
