@@ -180,3 +180,22 @@ def test_resume_latest_and_the_desktop_layout(chromium: Any, server: AppServer) 
     desk.wait_text("board-count", "10")
     assert desk.number("score-0") == 10
     desk.close()
+
+
+def test_the_page_needs_nothing_from_the_internet(chromium: Any, server: AppServer) -> None:
+    """No CDN: every request but one goes to the app's own server.
+
+    The one exception is the Flet 1.0.5 client asking jsdelivr for rive_native.js,
+    an animation library the app does not use; offline it fails and nothing breaks.
+    """
+    page = TablePage(chromium, server.url, viewport=PHONE)
+    outside: list[str] = []
+    page.page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(
+        ("http://127.0.0.1", "ws://127.0.0.1", "blob:", "data:")) else None)
+    page.open()
+    start(page)
+    lay(page, "5-5")
+    page.wait_text("board-count", "10")
+    unexpected = [url for url in outside if "rive_native" not in url]
+    assert unexpected == [], unexpected
+    page.close()
