@@ -5,6 +5,8 @@ Long layouts wrap onto more rows, so the picture stays readable on a phone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import flet as ft
 
 from scorepad.app.components.common import card, heading, ident, tile_face, wrap_row
@@ -33,40 +35,49 @@ def _piece(piece: Piece) -> ft.Control:
     )
 
 
-def _end_mark(end: OpenEnd | None, at: str) -> ft.Control | None:
+def _end_mark(end: OpenEnd | None, at: str, on_tap: Callable[[], None] | None) -> ft.Control | None:
+    """An open end, marked with its value; tappable (48 px) when the pending tile may go there."""
     if end is None:
         return None
-    arrow = ft.Icon(_ARROWS[at], size=16, color=ft.Colors.ON_TERTIARY_CONTAINER)
-    value = ft.Text(str(end.value), size=13, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_TERTIARY_CONTAINER)
+    colour = ft.Colors.ON_PRIMARY if on_tap else ft.Colors.ON_TERTIARY_CONTAINER
+    arrow = ft.Icon(_ARROWS[at], size=16, color=colour)
+    value = ft.Text(str(end.value), size=13, weight=ft.FontWeight.BOLD, color=colour)
+    label = f"open end {at}, shows {end.value}" + (": lay the tile here" if on_tap else "")
     return ident(
         f"end-{at}",
         ft.Container(
             content=ft.Row([value, arrow] if at == "right" else [arrow, value], spacing=2, tight=True),
-            bgcolor=ft.Colors.TERTIARY_CONTAINER,
+            bgcolor=ft.Colors.PRIMARY if on_tap else ft.Colors.TERTIARY_CONTAINER,
             border_radius=12,
             padding=ft.Padding.symmetric(horizontal=8, vertical=4),
+            height=48 if on_tap else None,
+            on_click=(lambda _e: on_tap()) if on_tap else None,
         ),
-        label=f"open end {at}, shows {end.value}",
+        label=label,
     )
 
 
-def layout_picture(picture: Picture) -> ft.Container:
-    """Draw the layout: the line wrapping left to right, then the up and down arms of the Sniff."""
+def layout_picture(picture: Picture, choose: dict[str, Callable[[], None]] | None = None) -> ft.Container:
+    """Draw the layout: the line wrapping left to right, then the up and down arms of the Sniff.
+
+    ``choose`` maps the ends a pending tile fits to the tap that lays it there.
+    """
     ends = {end.at: end for end in picture.open_ends}
+    choose = choose or {}
     if not picture.line:
         body: list[ft.Control] = [ft.Text("No tiles yet: tap the set below.", italic=True)]
     else:
         line: list[ft.Control] = []
-        left = _end_mark(ends.get("left"), "left")
+        left = _end_mark(ends.get("left"), "left", choose.get("left"))
         if left:
             line.append(left)
         line += [_piece(p) for p in picture.line]
-        right = _end_mark(ends.get("right"), "right")
+        right = _end_mark(ends.get("right"), "right", choose.get("right"))
         if right:
             line.append(right)
         body = [wrap_row(line, spacing=4)]
         for at, pieces in (("up", picture.up), ("down", picture.down)):
-            mark = _end_mark(ends.get(at), at)
+            mark = _end_mark(ends.get(at), at, choose.get(at))
             if not pieces and mark is None:
                 continue
             label = ft.Text(f"{at} from the Sniff {picture.sniff}", size=12, italic=True)

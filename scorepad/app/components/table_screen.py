@@ -160,7 +160,8 @@ def end_choice(table: Table, act: Act) -> ft.Control | None:
     low, high = table.pending
     buttons = [button(f"at-{at}", POSITION_WORDS[at], act(table.choose_end, at), kind="filled") for at in choices]
     buttons.append(button("cancel-tile", "Cancel", act(table.cancel_pending), kind="text"))
-    return card(heading(f"{low}-{high} fits more than one end: where was it laid?"), wrap_row(buttons))
+    return card(heading(f"{low}-{high} fits more than one end: where was it laid?"), wrap_row(buttons),
+                ft.Text("Or tap the end in the picture of the layout.", size=12))
 
 
 def actions_row(table: Table, act: Act) -> ft.Control:
@@ -361,7 +362,7 @@ def table_screen(
     ]
     doing = [c for c in fixed + panels if c is not None]
     status = status_panel(table, act)
-    picture = layout_picture(table.picture())
+    picture = layout_picture(table.picture(), {at: act(table.choose_end, at) for at in table.end_choices()})
     if not wide:
         return ft.Column([header, status, *doing, picture], spacing=10)
     return ft.Column(
