@@ -11,18 +11,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from scorepad.app.readings import (
+    board_of,
+    consequence,
+    highest_call,
+    named,
+    picture_of,
+    sentence,
+    sheet_of,
+    trial,
+)
 from scorepad.app.views import (
     Board,
     CallPanel,
     GameResult,
-    OpenEnd,
     Picture,
-    Piece,
     RenegePreview,
     SeatView,
     SettlementView,
     Sheet,
-    SheetRow,
     SideView,
     TileKey,
 )
@@ -37,18 +44,10 @@ from scorepad.rules import (
     SniffError,
     full_set,
 )
-from scorepad.rules.layout import Layout, Placement
+from scorepad.rules.layout import Layout
 from scorepad.store import StoreConflict, StoreError
 
 PLAY, SETTLE, HAND_OVER, GAME_OVER, NO_HAND = "play", "settle", "hand-over", "game-over", "no-hand"
-HOW_WORDS = {
-    "out": "went out",
-    "blocked": "blocked",
-    "renege": "stopped by a renege",
-    "won": "won the game",
-    "void": "thrown in",
-    "in-progress": "in play",
-}
 
 
 class Table:
@@ -110,14 +109,7 @@ class Table:
 
     def board(self) -> Board:
         """The board count, its breakdown and the Sniff's stage."""
-        layout = self._layout()
-        return Board(
-            count=layout.board_count,
-            breakdown=tuple(layout.breakdown()),
-            explain=layout.explain(),
-            sniff_stage=layout.sniff_stage(),
-            open_ends=layout.describe_open_ends(),
-        )
+        return board_of(self._layout())
 
     def sides(self) -> list[SideView]:
         """Each side's score, start-of-hand score and the points it still needs."""
@@ -185,24 +177,7 @@ class Table:
 
     def picture(self) -> Picture:
         """The layout as pieces in rows: the line left to right, then the Sniff's short arms."""
-        layout = self._layout()
-        if layout.set_tile is None:
-            return Picture(line=(), up=(), down=(), open_ends=())
-        a, b = layout.set_tile
-        set_piece = Piece(a, b, crosswise=a == b, sniff=layout.sniff_at == "set", label=f"set {a}-{b}")
-        line = (
-            *(_piece(p, outward_left=True) for p in reversed(layout.arms["left"])),
-            set_piece,
-            *(_piece(p, outward_left=False) for p in layout.arms["right"]),
-        )
-        sniff = f"{layout.sniff_value}-{layout.sniff_value}" if layout.sniff_value is not None else None
-        return Picture(
-            line=line,
-            up=tuple(_piece(p, outward_left=False) for p in layout.arms["up"]),
-            down=tuple(_piece(p, outward_left=False) for p in layout.arms["down"]),
-            open_ends=tuple(OpenEnd(at, value) for at, value in layout.open_ends().items()),
-            sniff=sniff,
-        )
+        return picture_of(self._layout())
 
     def end_choices(self) -> list[str]:
         """The ends the pending tile fits, when it fits more than one (otherwise empty)."""
@@ -238,9 +213,9 @@ class Table:
             call=called,
             recorded=last.recorded,
             flags=last.flags,
-            consequence=self._consequence(last, called, hand),
+            consequence=consequence(last, called, calls_required=rules.calls_required, claim_open=hand.claim_open),
             can_fix=bool(last.flags) and "corrected" not in last.flags,
-            calls=tuple(range(5, _highest_call(rules.max_pip) + 5, 5)),
+            calls=tuple(range(5, highest_call(rules.max_pip) + 5, 5)),
             claimants=claimants,
         )
 
@@ -248,25 +223,25 @@ class Table:
         """What a renege by the chosen offender would do, worked out by the engine on a copy."""
         if self.offender is None or self.hand is None:
             return None
-        trial = _trial(self.state)
+        copy = trial(self.state)
         try:
-            trial.apply(Renege(self.offender))
+            copy.apply(Renege(self.offender))
         except SniffError as err:
             return RenegePreview(self.offender, self.player(self.offender), (), (), str(err))
-        hand = trial.current
+        hand = copy.current
         assert hand is not None
         now = tuple(self.hand.scores_after)
         after = tuple(hand.scores_after)
         side = self.rules.side_of(self.offender)
         if hand.how == "renege":
             others = [s for s in range(self.rules.sides) if s != side]
-            kept = "; ".join(f"{trial.side_name(s)} keeps {after[s]}" for s in others)
+            kept = "; ".join(f"{copy.side_name(s)} keeps {after[s]}" for s in others)
             words = (
-                f"The hand stops. {trial.side_name(side)} goes back to {hand.scores_before[side]}"
+                f"The hand stops. {copy.side_name(side)} goes back to {hand.scores_before[side]}"
                 f" (start of hand) less 25 = {after[side]}; {kept}, with no go-out or block award."
             )
         else:
-            words = f"Play goes on; {trial.side_name(side)} loses 50 when the hand ends."
+            words = f"Play goes on; {copy.side_name(side)} loses 50 when the hand ends."
         return RenegePreview(self.offender, self.player(self.offender), now, after, words)
 
     def end_words(self) -> str:
@@ -293,7 +268,7 @@ class Table:
             return None
         steps: tuple[str, ...] = ()
         if hand.settlement is not None:
-            steps = tuple(self._seat_words(step) for step in hand.settlement.steps)
+            steps = tuple(self._named(step) for step in hand.settlement.steps)
         elif hand.how == "renege":
             preview_side = self.rules.side_of(hand.renege_by)
             steps = (
@@ -302,7 +277,7 @@ class Table:
             )
         after = tuple(hand.scores_after)
         scores = ", ".join(f"{self.state.side_name(s)} {after[s]}" for s in range(self.rules.sides))
-        words = ". ".join([self.end_words(), *(_sentence(step) for step in steps), f"Scores: {scores}"]) + "."
+        words = ". ".join([self.end_words(), *(sentence(step) for step in steps), f"Scores: {scores}"]) + "."
         return SettlementView(how=hand.how, words=words, steps=steps, scores_after=after)
 
     def settle_preview(self) -> str | None:
@@ -310,12 +285,12 @@ class Table:
         remaining = self.remaining_entry()
         if remaining is None:
             return None
-        trial = _trial(self.state)
+        copy = trial(self.state)
         try:
-            settled = trial.settle(remaining)
+            settled = copy.settle(remaining)
         except SniffError as err:
             return str(err)
-        return "; ".join(self._seat_words(step) for step in settled.steps)
+        return "; ".join(self._named(step) for step in settled.steps)
 
     def game_result(self) -> GameResult | None:
         """The game just won: winner, final scores, game points and Rube."""
@@ -356,19 +331,7 @@ class Table:
 
     def sheet(self) -> Sheet:
         """The score sheet: every hand with each side's start and end scores."""
-        rows = tuple(
-            SheetRow(
-                number=hand.number,
-                game=hand.game,
-                setter=self.player(hand.setter),
-                start=tuple(hand.scores_before),
-                end=tuple(hand.scores_after),
-                how=HOW_WORDS.get(hand.how, hand.how),
-            )
-            for hand in self.state.hands
-        )
-        sides = tuple(self.state.side_name(s) for s in range(self.rules.sides))
-        return Sheet(sides=sides, target=self.rules.target, rows=rows)
+        return sheet_of(self.state)
 
     def remaining_entry(self) -> list[list[str] | int] | None:
         """Each seat's remaining tiles (tapped) or pip total (typed), or None while one is missing."""
@@ -534,6 +497,9 @@ class Table:
 
     # -- internals ---------------------------------------------------------------
 
+    def _named(self, text: str) -> str:
+        return named(self.state, text)
+
     def _layout(self) -> Layout:
         hand = self.hand
         if hand is None:
@@ -549,14 +515,14 @@ class Table:
         try:
             self.state = action(self.match_id, device=self.device)
         except SniffError as err:
-            self.message = _sentence(self._seat_words(str(err)))
+            self.message = sentence(self._named(str(err)))
             return False
         except StoreConflict:
             self.state = self.store.load(self.match_id, device=self.device)
             self.message = "The match changed on another screen and was reloaded: enter that again if still needed."
             return False
         except StoreError as err:
-            self.message = _sentence(str(err))
+            self.message = sentence(str(err))
             return False
         self.pending = None
         self.call_hidden = False
@@ -591,60 +557,3 @@ class Table:
                 other.remove(name)
         listed.append(name)
         self.remaining_text.pop(seat, None)
-
-    def _consequence(self, last: Any, called: int, hand: HandState) -> str:
-        flags = set(last.flags)
-        if "corrected" in flags:
-            return f"Corrected before the next tile: {last.recorded} recorded."
-        if not flags:
-            return f"Called right: {last.recorded} scored." if last.recorded else "Nothing to score."
-        if not self.rules.calls_required:
-            return f"The count scores by itself: {last.recorded} recorded; the call is only checked."
-        if "missed" in flags:
-            words = f"No call, no score: the {last.score} is lost (Smartt §7.2)"
-            if hand.claim_open:
-                words += "; an opponent may claim it (muggins)"
-            return words + "."
-        if "nonexistent" in flags:
-            return f"No score existed; the call of {called} stands unless corrected before the next tile."
-        return (
-            f"The call of {called} stands as called ({last.recorded} recorded, the count made "
-            f"{last.score}) unless corrected before the next tile (Smartt §7.2)."
-        )
-
-    def _seat_words(self, text: str) -> str:
-        """Put names on the engine's 'seat N' and 'side N' in a settlement step."""
-        for side in range(self.rules.sides):
-            text = text.replace(f"side {side}", self.state.side_name(side))
-        for seat in range(self.rules.players):
-            text = text.replace(f"seat {seat}", self.player(seat))
-        return text
-
-
-def _piece(p: Placement, *, outward_left: bool) -> Piece:
-    """A placed tile as drawn: on the left arm its outer value is on the left; doubles lie crosswise."""
-    first, second = (p.outer, p.inner) if outward_left else (p.inner, p.outer)
-    label = ("Sniff " if p.sniff else "") + f"{p.inner}-{p.outer} at {p.at}"
-    return Piece(first, second, crosswise=p.double, sniff=p.sniff, label=label)
-
-
-def _highest_call(max_pip: int) -> int:
-    """The largest number worth offering as a call: 35 with double-six (Smartt §7.1), more with double-nine."""
-    return 35 if max_pip <= 6 else 60
-
-
-def _trial(state: MatchState) -> MatchState:
-    """A private copy of the match to try an event on (the store's states are read-only)."""
-    trial = MatchState(state.rules, list(state.players))
-    for hand in state.hands:
-        copy = trial.start_hand(hand.setter)
-        for event in hand.events:
-            copy.apply(event)
-        if hand.remaining is not None:
-            copy.settle(hand.remaining)
-    return trial
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    return text[:1].upper() + text[1:] if text else text

@@ -1,0 +1,132 @@
+"""Reading the engine's state for the table screen: pure functions, no Flet, no store.
+
+Each function takes engine values (``Layout``, ``MatchState``, ``LastPlay``)
+and arranges them as the small view values of ``views``; none decides a rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorepad.app.views import Board, OpenEnd, Picture, Piece, Sheet, SheetRow
+from scorepad.rules import MatchState
+from scorepad.rules.layout import Layout, Placement
+
+HOW_WORDS = {
+    "out": "went out",
+    "blocked": "blocked",
+    "renege": "stopped by a renege",
+    "won": "won the game",
+    "void": "thrown in",
+    "in-progress": "in play",
+}
+
+
+def board_of(layout: Layout) -> Board:
+    """The board count, its breakdown, the Sniff's stage and the open ends."""
+    return Board(
+        count=layout.board_count,
+        breakdown=tuple(layout.breakdown()),
+        explain=layout.explain(),
+        sniff_stage=layout.sniff_stage(),
+        open_ends=layout.describe_open_ends(),
+    )
+
+
+def picture_of(layout: Layout) -> Picture:
+    """The layout as pieces in rows: the line left to right, then the Sniff's short arms."""
+    if layout.set_tile is None:
+        return Picture(line=(), up=(), down=(), open_ends=())
+    a, b = layout.set_tile
+    set_piece = Piece(a, b, crosswise=a == b, sniff=layout.sniff_at == "set", label=f"set {a}-{b}")
+    line = (
+        *(_piece(p, outward_left=True) for p in reversed(layout.arms["left"])),
+        set_piece,
+        *(_piece(p, outward_left=False) for p in layout.arms["right"]),
+    )
+    sniff = f"{layout.sniff_value}-{layout.sniff_value}" if layout.sniff_value is not None else None
+    return Picture(
+        line=line,
+        up=tuple(_piece(p, outward_left=False) for p in layout.arms["up"]),
+        down=tuple(_piece(p, outward_left=False) for p in layout.arms["down"]),
+        open_ends=tuple(OpenEnd(at, value) for at, value in layout.open_ends().items()),
+        sniff=sniff,
+    )
+
+
+def sheet_of(state: MatchState) -> Sheet:
+    """The score sheet: every hand with each side's start and end scores."""
+    rows = tuple(
+        SheetRow(
+            number=hand.number,
+            game=hand.game,
+            setter=state.players[hand.setter],
+            start=tuple(hand.scores_before),
+            end=tuple(hand.scores_after),
+            how=HOW_WORDS.get(hand.how, hand.how),
+        )
+        for hand in state.hands
+    )
+    sides = tuple(state.side_name(s) for s in range(state.rules.sides))
+    return Sheet(sides=sides, target=state.rules.target, rows=rows)
+
+
+def consequence(last: Any, called: int, *, calls_required: bool, claim_open: bool) -> str:
+    """What the rules do with the call just recorded (``last`` is the engine's LastPlay)."""
+    flags = set(last.flags)
+    if "corrected" in flags:
+        return f"Corrected before the next tile: {last.recorded} recorded."
+    if not flags:
+        return f"Called right: {last.recorded} scored." if last.recorded else "Nothing to score."
+    if not calls_required:
+        return f"The count scores by itself: {last.recorded} recorded; the call is only checked."
+    if "missed" in flags:
+        words = f"No call, no score: the {last.score} is lost (Smartt §7.2)"
+        if claim_open:
+            words += "; an opponent may claim it (muggins)"
+        return words + "."
+    if "nonexistent" in flags:
+        return f"No score existed; the call of {called} stands unless corrected before the next tile."
+    return (
+        f"The call of {called} stands as called ({last.recorded} recorded, the count made "
+        f"{last.score}) unless corrected before the next tile (Smartt §7.2)."
+    )
+
+
+def named(state: MatchState, text: str) -> str:
+    """Put names on the engine's 'seat N' and 'side N' in a sentence."""
+    for side in range(state.rules.sides):
+        text = text.replace(f"side {side}", state.side_name(side))
+    for seat, player in enumerate(state.players):
+        text = text.replace(f"seat {seat}", player)
+    return text
+
+
+def highest_call(max_pip: int) -> int:
+    """The largest number worth offering as a call: 35 with double-six (Smartt §7.1), more with double-nine."""
+    return 35 if max_pip <= 6 else 60
+
+
+def trial(state: MatchState) -> MatchState:
+    """A private copy of the match to try an event on (the store's states are read-only)."""
+    copy = MatchState(state.rules, list(state.players))
+    for hand in state.hands:
+        replayed = copy.start_hand(hand.setter)
+        for event in hand.events:
+            replayed.apply(event)
+        if hand.remaining is not None:
+            replayed.settle(hand.remaining)
+    return copy
+
+
+def sentence(text: str) -> str:
+    """The text with its first letter capitalised."""
+    text = text.strip()
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _piece(p: Placement, *, outward_left: bool) -> Piece:
+    """A placed tile as drawn: on the left arm its outer value is on the left; doubles lie crosswise."""
+    first, second = (p.outer, p.inner) if outward_left else (p.inner, p.outer)
+    label = ("Sniff " if p.sniff else "") + f"{p.inner}-{p.outer} at {p.at}"
+    return Piece(first, second, crosswise=p.double, sniff=p.sniff, label=label)
