@@ -137,6 +137,16 @@ class TestPlaying:
         assert picture.line[0].sniff and picture.line[0].crosswise
         assert {e.at: e.value for e in picture.open_ends} == {"left": 5, "right": 3}
 
+    def test_the_left_arm_is_drawn_outer_end_first(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        lay(table, "5-5")
+        lay(table, "3-5", "left")
+        lay(table, "3-3")
+        line = table.picture().line
+        assert [(p.first, p.second, p.crosswise) for p in line] == [(3, 3, True), (3, 5, False), (5, 5, True)]
+        assert [p.sniff for p in line] == [False, False, True]
+
     def test_a_tile_that_fits_nowhere_is_refused_with_the_reason(self, store: Store) -> None:
         table = new_table(store).table
         assert table is not None

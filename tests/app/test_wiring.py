@@ -109,6 +109,19 @@ async def test_going_out_settles_through_the_pip_field(store: Store) -> None:
     wired.close()
 
 
+async def test_remaining_tiles_can_be_tapped_instead_of_typed(store: Store) -> None:
+    wired = await open_table(store)
+    for tile, at in GO_OUT_HAND:
+        await lay(wired, tile, at)
+    assert not wired.exists("tile-6-6"), "the picker is put away at the end of the hand"
+    await wired.tap("remaining-tiles-1")
+    await wired.tap("tile-6-6")
+    assert "12 rounds to 10" in wired.text("settle-preview")
+    await wired.tap("settle")
+    assert wired.text("score-0") == "50"
+    wired.close()
+
+
 async def test_a_game_won_offers_the_next_game(store: Store) -> None:
     wired = await Wired(store).open()
     await wired.tap("new-match")
