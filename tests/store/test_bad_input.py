@@ -15,7 +15,8 @@ from scorepad.rules import (
     Play,
     RecordFormatError,
 )
-from scorepad.store import Store, UnknownMatch
+from scorepad.store import BrokenLog, Store, UnknownMatch, open_store
+from scorepad.store.models import LogEntry
 
 from .store_helpers import example_records, load_json, snapshot
 
@@ -148,3 +149,23 @@ class TestUnknownMatch:
             call(store)
         _one_plain_line(caught.value)
         assert snapshot(store) == before
+
+
+class TestTamperedLog:
+    """A log edited behind the store's back is reported, not replayed wrongly."""
+
+    def _rewrite_payload(self, store: Store, seq: int, kind: str, payload: dict[str, Any]) -> None:
+        table = LogEntry.__table__
+        with store.engine.begin() as conn:
+            conn.execute(table.update().where(table.c.seq == seq).values(kind=kind, payload=payload))
+
+    def test_an_illegal_stored_event(self, store: Store, db_url: str, match_id: int) -> None:
+        self._rewrite_payload(store, 2, "play", {"play": "5-5", "at": "left"})
+        with open_store(db_url) as fresh, pytest.raises(BrokenLog, match="hand 1 entry 2") as caught:
+            fresh.load(match_id)
+        _one_plain_line(caught.value)
+
+    def test_an_undo_of_the_wrong_entry(self, store: Store, db_url: str, match_id: int) -> None:
+        self._rewrite_payload(store, 2, "undo", {"seq": 7})
+        with open_store(db_url) as fresh, pytest.raises(BrokenLog, match="inconsistent"):
+            fresh.load(match_id)
