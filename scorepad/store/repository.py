@@ -301,11 +301,15 @@ def listing_caches(*, session: Session) -> list[tuple[int, dict[str, Any]]]:
             func.string_agg(summary, aggregate_order_by(literal(","), order)),
         )
     else:
-        # SQLite keeps the subquery's order in group_concat.
+        # Both aggregates walk the same rows in the same order, so the i-th id
+        # goes with the i-th cache; SQLite keeps the subquery's order in
+        # practice, and the sort below makes sure of it at little cost.
         newest_first = select(table.c.id, summary.label("summary")).order_by(table.c.id.desc())
         rows = newest_first.subquery()
         query = select(func.group_concat(rows.c.id, ","), func.group_concat(rows.c.summary, ","))
     ids, caches = session.execute(query).one()
     if ids is None:
         return []
-    return list(zip(map(int, ids.split(",")), json.loads(f"[{caches}]"), strict=True))
+    listing = list(zip(map(int, ids.split(",")), json.loads(f"[{caches}]"), strict=True))
+    listing.sort(key=lambda line: line[0], reverse=True)
+    return listing
