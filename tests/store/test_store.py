@@ -154,3 +154,13 @@ class TestListingAndFinish:
         listed = store.list_matches()[0]
         assert listed.status == "finished" and listed.finished is not None
         assert store.audit(match_id)[-1].action == "finish"
+
+
+def test_listing_keeps_awkward_names(store: Store) -> None:
+    names = ['Ann, "the Bones"', "Zoë", "O'Brien", "李"]
+    match_id = store.create_match(rules="smartt", players=names)
+    other = store.create_match(rules="jaques", players=["A", "B"])
+    listed = store.list_matches()
+    assert [m.id for m in listed] == [other, match_id]
+    assert listed[1].players == names
+    assert listed[1].to_dict()["players"] == names
