@@ -69,6 +69,14 @@ def make_screenshots(out: Path) -> list[Path]:
                         path = out / f"table-{name}{suffix}.png"
                         page.screenshot(path)
                         written.append(path)
+                        if name == "phone" and scheme == "light":
+                            # The picture of the layout sits below the picker on a phone.
+                            page.scroll_into_view("end-right")
+                            page.page.mouse.wheel(0, 400)
+                            settle_frame(page)
+                            lower = out / "table-phone-layout.png"
+                            page.screenshot(lower)
+                            written.append(lower)
                         page.close()
                 browser.close()
         finally:

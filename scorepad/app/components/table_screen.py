@@ -362,7 +362,8 @@ def table_screen(
     ]
     doing = [c for c in fixed + panels if c is not None]
     status = status_panel(table, act)
-    picture = layout_picture(table.picture(), {at: act(table.choose_end, at) for at in table.end_choices()})
+    taps = {at: act(table.choose_end, at) for at in table.end_choices()}
+    picture = layout_picture(table.picture(), taps, room=520 if wide else 340)
     if not wide:
         return ft.Column([header, status, *doing, picture], spacing=10)
     return ft.Column(
