@@ -66,7 +66,7 @@ def _with_store(args: argparse.Namespace, work: Callable[[Store], int]) -> int:
     try:
         try:
             store = open_store(args.db)
-        except (ValueError, SQLAlchemyError, OSError) as err:
+        except (ValueError, SQLAlchemyError, OSError, StoreError) as err:
             raise _Failure(f"cannot open the database: {_first_line(err)}", EXIT_ILLEGAL) from err
         try:
             return work(store)

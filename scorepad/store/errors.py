@@ -36,3 +36,7 @@ class MatchFinished(StoreError):
 
 class BrokenLog(StoreError):
     """A stored log no longer replays through the rules (a rules change, or tampering)."""
+
+
+class SchemaTooNew(StoreError):
+    """The database was migrated by a newer scorepad than this one."""

@@ -556,7 +556,8 @@ def open_store(url: str | None = None, *, settings: StoreSettings | None = None)
 
     ``url``: an SQLAlchemy URL or an SQLite file path; None takes
     ``SCOREPAD_DATABASE_URL``, else the SQLite file in the user's data
-    directory. Raises ``ValueError`` for an unusable URL and SQLAlchemy's
+    directory. Raises ``ValueError`` for an unusable URL, ``SchemaTooNew``
+    for a database migrated by a newer scorepad, and SQLAlchemy's
     ``OperationalError`` when the database cannot be reached.
     """
     settings = settings or StoreSettings()

@@ -5,13 +5,14 @@ from __future__ import annotations
 import multiprocessing
 import threading
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
 
-from scorepad.store import open_store
+from scorepad.store import SchemaTooNew, open_store
 from scorepad.store.db import make_engine
 from scorepad.store.migrate import alembic_config, downgrade, upgrade
 from scorepad.store.models import metadata
@@ -78,3 +79,11 @@ def test_two_threads_open_a_fresh_database_at_once(db_url: str) -> None:
     for thread in threads:
         thread.join()
     assert errors == []
+
+
+def test_a_database_from_a_newer_scorepad_is_refused(db_url: str) -> None:
+    with open_store(db_url) as store, store.engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    with pytest.raises(SchemaTooNew, match="newer scorepad") as caught:
+        open_store(db_url)
+    assert "\n" not in str(caught.value)
