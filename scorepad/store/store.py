@@ -25,7 +25,16 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from scorepad.rules import Event, MatchState, Record, SniffError, load_record, parse_record, replay
+from scorepad.rules import (
+    Event,
+    IllegalEventError,
+    MatchState,
+    Record,
+    SniffError,
+    load_record,
+    parse_record,
+    replay,
+)
 from scorepad.store import repository as repo
 from scorepad.store.db import make_engine, session_scope, writer
 from scorepad.store.errors import BrokenLog, MatchFinished, NothingToUndo, StoreConflict
@@ -252,7 +261,13 @@ class Store:
         ``MatchFinished`` and ``StoreConflict``.
         """
         # A JSON round trip: what is validated is exactly what will be stored.
-        remaining = json.loads(json.dumps(remaining))
+        try:
+            remaining = json.loads(json.dumps(remaining))
+        except (TypeError, ValueError):
+            raise IllegalEventError(
+                f"'remaining' gives each seat a list of tiles such as \"6-6\" or a pip total, "
+                f"not {remaining!r}"
+            ) from None
 
         def plan(loaded: _Loaded) -> _Change:
             loaded.state.settle(remaining)

@@ -44,8 +44,12 @@ class TestIllegalEntries:
             lambda s, m: s.append(m, {"jump": True}),  # no such event
             lambda s, m: s.start_hand(m, setter=1),  # the hand is not over
             lambda s, m: s.settle(m, [[], []]),  # nor ended
+            lambda s, m: s.settle(m, [object(), 0]),  # not a record's value
         ],
-        ids=["no-fit", "played", "no-tile", "no-event", "start-too-early", "settle-too-early"],
+        ids=[
+            "no-fit", "played", "no-tile", "no-event", "start-too-early", "settle-too-early",
+            "settle-unstorable",
+        ],
     )
     def test_refused_and_nothing_written(
         self, store: Store, match_id: int, write: Callable[[Store, int], Any]
