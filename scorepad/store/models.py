@@ -16,7 +16,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, ForeignKey, Integer, MetaData, String
+from sqlalchemy import JSON, Column, DateTime, ForeignKey, Integer, MetaData, String, Text
 from sqlalchemy.orm import registry
 from sqlmodel import Field, SQLModel, UniqueConstraint
 
@@ -71,7 +71,7 @@ class Player(StoreModel, table=True):
     __tablename__ = "players"
 
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(sa_column=Column(String(200), nullable=False, unique=True))
+    name: str = Field(sa_column=Column(Text, nullable=False, unique=True))
     created_at: datetime = _when()
 
 
@@ -85,7 +85,7 @@ class Match(StoreModel, table=True):
     options: dict[str, Any] = _json()
     created_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
     finished_at: datetime | None = _when(nullable=True)
-    device: str | None = Field(default=None, sa_column=Column(String(200), nullable=True))
+    device: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     # Bumped by every write to the match: a writer that read revision n may
     # only commit if it is still n (compare-and-set), so two devices writing
     # to one match never interleave, even across hands.
@@ -140,7 +140,7 @@ class LogEntry(StoreModel, table=True):
     kind: str = Field(sa_column=Column(String(20), nullable=False))
     payload: dict[str, Any] = _json()
     created_at: datetime = _when()
-    device: str | None = Field(default=None, sa_column=Column(String(200), nullable=True))
+    device: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
 
 class AuditEntry(StoreModel, table=True):
@@ -161,4 +161,4 @@ class AuditEntry(StoreModel, table=True):
     seq: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
     detail: dict[str, Any] = _json()
     at: datetime = _when()
-    device: str | None = Field(default=None, sa_column=Column(String(200), nullable=True))
+    device: str | None = Field(default=None, sa_column=Column(Text, nullable=True))

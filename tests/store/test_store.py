@@ -164,3 +164,12 @@ def test_listing_keeps_awkward_names(store: Store) -> None:
     assert [m.id for m in listed] == [other, match_id]
     assert listed[1].players == names
     assert listed[1].to_dict()["players"] == names
+
+
+def test_long_names_and_device_labels(store: Store) -> None:
+    """Names are text of any length: nothing a scorer types can break a write."""
+    names = ["A" * 500, "B"]
+    match_id = store.create_match(rules="smartt", players=names, device="d" * 500)
+    store.start_hand(match_id, setter=0, device="d" * 500)
+    assert store.list_matches()[0].players == names
+    assert store.audit(match_id)[-1].device == "d" * 500

@@ -25,7 +25,7 @@ def upgrade() -> None:
     op.create_table(
         "players",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("name", sa.String(length=200), nullable=False),
+        sa.Column("name", sa.Text(), nullable=False),
         _when("created_at"),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_players")),
         sa.UniqueConstraint("name", name=op.f("uq_players_name")),
@@ -37,7 +37,7 @@ def upgrade() -> None:
         sa.Column("options", sa.JSON(), nullable=False),
         _when("created_at"),
         _when("finished_at", nullable=True),
-        sa.Column("device", sa.String(length=200), nullable=True),
+        sa.Column("device", sa.Text(), nullable=True),
         sa.Column("revision", sa.Integer(), nullable=False),
         sa.Column("status", sa.String(length=20), nullable=False),
         sa.Column("summary", sa.JSON(), nullable=False),
@@ -82,7 +82,7 @@ def upgrade() -> None:
         sa.Column("kind", sa.String(length=20), nullable=False),
         sa.Column("payload", sa.JSON(), nullable=False),
         _when("created_at"),
-        sa.Column("device", sa.String(length=200), nullable=True),
+        sa.Column("device", sa.Text(), nullable=True),
         sa.ForeignKeyConstraint(
             ["hand_id"],
             ["hands.id"],
@@ -102,7 +102,7 @@ def upgrade() -> None:
         sa.Column("seq", sa.Integer(), nullable=True),
         sa.Column("detail", sa.JSON(), nullable=False),
         _when("at"),
-        sa.Column("device", sa.String(length=200), nullable=True),
+        sa.Column("device", sa.Text(), nullable=True),
         sa.ForeignKeyConstraint(["event_id"], ["events.id"], name=op.f("fk_audit_event_id_events")),
         sa.ForeignKeyConstraint(
             ["match_id"],
