@@ -65,6 +65,18 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
             if "redraw" in bump:
                 bump["redraw"]()
 
+        def on_other_screen(message: Any) -> None:
+            # Called from the pub-sub hub's thread: hop onto the page's loop first.
+            match_id, device = message
+
+            async def show_it() -> None:
+                if pad.match_saved_elsewhere(match_id, device) and "redraw" in bump:
+                    bump["redraw"]()
+
+            page.run_task(show_it)
+
+        pad.on_saved = lambda match_id, device: page.pubsub.send_others((match_id, device))
+        page.pubsub.subscribe(on_other_screen)
         page.on_route_change = on_route_change
         page.on_resize = on_resize
         if page.route and page.route != "/":

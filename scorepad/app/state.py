@@ -6,6 +6,7 @@ Plain Python, no Flet: tests drive it directly. The rules come from
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +74,7 @@ class ScorePad:
         self.form = NewMatchForm()
         self.table: Table | None = None
         self.message: str | None = None
+        self.on_saved: Callable[[Any, str], None] | None = None
 
     # -- reading ---------------------------------------------------------------
 
@@ -183,10 +185,17 @@ class ScorePad:
             return
         self.open_match(latest.id)
 
+    def match_saved_elsewhere(self, match_id: Any, device: str) -> bool:
+        """Another screen saved an entry in ``match_id``; returns whether this screen must redraw."""
+        if self.table is None or self.table.match_id != match_id or device == self.device:
+            return False
+        self.table.refresh()
+        return self.screen in (TABLE, SHEET)
+
     def open_match(self, match_id: Any) -> None:
         """Load a match from the store and show its table."""
         try:
-            self.table = Table(self.store, match_id, device=self.device)
+            self.table = Table(self.store, match_id, device=self.device, on_saved=self.on_saved)
         except UnknownMatch:
             self.message = f"There is no match {match_id} in this score-pad."
             self.table = None

@@ -54,13 +54,22 @@ class Table:
     """One match being scored: the engine's state, read through the store, plus what the scorer is doing.
 
     ``store`` is a ``scorepad.store.Store``; ``device`` names this screen in the
-    store's audit log.
+    store's audit log; ``on_saved(match_id, device)`` is told of every entry
+    saved, so other screens on the same match can show it.
     """
 
-    def __init__(self, store: Any, match_id: Any, *, device: str = "app") -> None:
+    def __init__(
+        self,
+        store: Any,
+        match_id: Any,
+        *,
+        device: str = "app",
+        on_saved: Callable[[Any, str], None] | None = None,
+    ) -> None:
         self.store = store
         self.match_id = match_id
         self.device = device
+        self.on_saved = on_saved
         self.state: MatchState = store.load(match_id, device=device)
         self.message: str | None = None
         self.pending: tuple[int, int] | None = None
@@ -526,7 +535,14 @@ class Table:
             return False
         self.pending = None
         self.call_hidden = False
+        if self.on_saved is not None:
+            self.on_saved(self.match_id, self.device)
         return True
+
+    def refresh(self) -> None:
+        """Show the match as stored now (another screen has entered something)."""
+        self.state = self.store.load(self.match_id, device=self.device)
+        self.pending = None
 
     def _replace_last_play(self, *, call: int | None, fix: bool) -> None:
         hand = self.hand

@@ -168,6 +168,21 @@ def test_a_reload_and_a_server_restart_mid_hand_lose_nothing(table: TablePage, s
     assert table.text("turn") == "Ann to play"
 
 
+def test_a_second_screen_on_the_match_follows_each_entry(chromium: Any, server: AppServer) -> None:
+    scorer = TablePage(chromium, server.url, viewport=PHONE)
+    scorer.open()
+    start(scorer)
+    watcher = TablePage(chromium, server.url, viewport=DESKTOP)
+    watcher.open()
+    watcher.tap("resume-latest")
+    watcher.wait_text("board-count", "0")
+    lay(scorer, "4-6")
+    watcher.wait_text("board-count", "10")
+    watcher.wait_text("score-0", "10")
+    scorer.close()
+    watcher.close()
+
+
 def test_resume_latest_and_the_desktop_layout(chromium: Any, server: AppServer) -> None:
     phone = TablePage(chromium, server.url, viewport=PHONE)
     phone.open()

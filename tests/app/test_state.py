@@ -110,6 +110,20 @@ class TestTwoScreens:
         assert [s.score for s in pad.table.sides()] == [20, 10]
 
 
+    def test_other_screens_on_the_match_are_told_of_each_entry(self, store: Store) -> None:
+        scorer = new_table(store)
+        assert scorer.table is not None
+        watcher = ScorePad(store, device="phone-2")
+        watcher.open_match(scorer.table.match_id)
+        elsewhere = ScorePad(store, device="phone-3")
+        screens = [watcher, elsewhere]
+        scorer.table.on_saved = lambda match_id, device: [s.match_saved_elsewhere(match_id, device) for s in screens]
+        lay(scorer.table, "4-6")
+        assert watcher.table is not None and watcher.table.board().count == 10
+        assert elsewhere.table is None, "a screen on another match is left alone"
+        assert not scorer.match_saved_elsewhere(scorer.table.match_id, scorer.device), "its own entry is not news"
+
+
 class TestPlaying:
     def test_the_set_scores_and_the_turn_passes(self, store: Store) -> None:
         table = new_table(store).table
