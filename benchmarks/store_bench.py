@@ -32,9 +32,7 @@ from scorepad.store.db import session_scope, writer
 from scorepad.store.models import Match, Seat, utcnow
 from scorepad.store.summary import summarize
 
-DEFAULT_PG_URL = os.environ.get(
-    "SCOREPAD_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-)
+DEFAULT_PG_URL = os.environ.get("SCOREPAD_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
 def ten_game_match(seed: int = 1) -> dict[str, Any]:
@@ -65,9 +63,7 @@ def bench_appends(store: Store, record: dict[str, Any], count: int) -> list[floa
     """Enter the record's hands entry by entry; the time of each ``append``."""
     timings: list[float] = []
     while len(timings) < count:
-        match_id = store.create_match(
-            rules=record["rules"], options=record["options"], players=record["players"]
-        )
+        match_id = store.create_match(rules=record["rules"], options=record["options"], players=record["players"])
         for hand in record["hands"]:
             store.start_hand(match_id, setter=hand["setter"], device="bench")
             for event in hand["events"]:
@@ -110,9 +106,15 @@ def fill_matches(store: Store, total: int) -> None:
         session.execute(
             insert(matches),
             [
-                {"rules": "smartt", "options": {}, "created_at": now, "device": "bench",
-                 "revision": 0, "status": summary["status"],
-                 "summary": {**summary, "players": [names[n % 97], names[n % 89 + 100]]}}
+                {
+                    "rules": "smartt",
+                    "options": {},
+                    "created_at": now,
+                    "device": "bench",
+                    "revision": 0,
+                    "status": summary["status"],
+                    "summary": {**summary, "players": [names[n % 97], names[n % 89 + 100]]},
+                }
                 for n in range(missing)
             ],
         )

@@ -265,8 +265,7 @@ class Store:
             remaining = json.loads(json.dumps(remaining))
         except (TypeError, ValueError):
             raise IllegalEventError(
-                f"'remaining' gives each seat a list of tiles such as \"6-6\" or a pip total, "
-                f"not {remaining!r}"
+                f"'remaining' gives each seat a list of tiles such as \"6-6\" or a pip total, not {remaining!r}"
             ) from None
 
         def plan(loaded: _Loaded) -> _Change:

@@ -47,13 +47,16 @@ class TestIllegalEntries:
             lambda s, m: s.settle(m, [object(), 0]),  # not a record's value
         ],
         ids=[
-            "no-fit", "played", "no-tile", "no-event", "start-too-early", "settle-too-early",
+            "no-fit",
+            "played",
+            "no-tile",
+            "no-event",
+            "start-too-early",
+            "settle-too-early",
             "settle-unstorable",
         ],
     )
-    def test_refused_and_nothing_written(
-        self, store: Store, match_id: int, write: Callable[[Store, int], Any]
-    ) -> None:
+    def test_refused_and_nothing_written(self, store: Store, match_id: int, write: Callable[[Store, int], Any]) -> None:
         before = snapshot(store)
         state_before = store.load(match_id).to_record()
         with pytest.raises(IllegalEventError) as caught:
@@ -79,10 +82,11 @@ class TestIllegalEntries:
             ({"rules": "chess", "players": ["A", "B"]}, RecordFormatError),
             ({"rules": "smartt", "players": ["A"]}, RecordFormatError),
             ({"rules": "smartt", "players": None}, RecordFormatError),
-            ({"rules": "smartt", "options": {"colour": 1}, "players": ["A", "B"]},
-             RecordFormatError),
-            ({"rules": "smartt", "options": {"partners": True}, "players": ["A", "B"]},
-             (RecordFormatError, IllegalRecordError)),
+            ({"rules": "smartt", "options": {"colour": 1}, "players": ["A", "B"]}, RecordFormatError),
+            (
+                {"rules": "smartt", "options": {"partners": True}, "players": ["A", "B"]},
+                (RecordFormatError, IllegalRecordError),
+            ),
         ],
     )
     def test_bad_new_match(self, store: Store, kwargs: dict[str, Any], error: Any) -> None:
@@ -99,15 +103,11 @@ class TestBrokenImports:
         [
             ("{not json", RecordFormatError),
             ("[]", RecordFormatError),
-            ('{"format": "sniff-record/2", "players": ["A", "B"], "hands": []}',
-             RecordFormatError),
+            ('{"format": "sniff-record/2", "players": ["A", "B"], "hands": []}', RecordFormatError),
             ('{"format": "sniff-record/1", "players": ["A"], "hands": []}', RecordFormatError),
-            ('{"format": "sniff-record/1", "players": ["A", "B"], "hands": {}}',
-             RecordFormatError),
-            ('{"format": "sniff-record/1", "rules": "go", "players": ["A", "B"], "hands": []}',
-             RecordFormatError),
-            ('{"format": "sniff-record/1", "players": ["A", "B"], "hands": [{"events": []}]}',
-             IllegalRecordError),
+            ('{"format": "sniff-record/1", "players": ["A", "B"], "hands": {}}', RecordFormatError),
+            ('{"format": "sniff-record/1", "rules": "go", "players": ["A", "B"], "hands": []}', RecordFormatError),
+            ('{"format": "sniff-record/1", "players": ["A", "B"], "hands": [{"events": []}]}', IllegalRecordError),
         ],
         ids=["not-json", "not-object", "format", "players", "hands", "rules", "no-setter"],
     )
@@ -145,9 +145,7 @@ class TestUnknownMatch:
         ],
         ids=["load", "append", "start", "settle", "undo", "redo", "export", "audit", "finish"],
     )
-    def test_plain_error_store_unchanged(
-        self, store: Store, match_id: int, call: Callable[[Store], Any]
-    ) -> None:
+    def test_plain_error_store_unchanged(self, store: Store, match_id: int, call: Callable[[Store], Any]) -> None:
         before = snapshot(store)
         with pytest.raises(UnknownMatch, match="no match with id 999 is stored") as caught:
             call(store)

@@ -31,9 +31,7 @@ def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
     return lines[0]
 
 
-def test_import_prints_the_id_alone_on_the_last_line(
-    db_url: str, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_import_prints_the_id_alone_on_the_last_line(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert run("import", str(RECORD), "--db", db_url) == 0
     first = capsys.readouterr().out.splitlines()[-1]
     assert run("import", str(RECORD), "--db", db_url) == 0
@@ -41,9 +39,7 @@ def test_import_prints_the_id_alone_on_the_last_line(
     assert first.isdigit() and int(second) == int(first) + 1
 
 
-def test_export_replays_as_the_import(
-    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_export_replays_as_the_import(db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run("import", str(RECORD), "--db", db_url)
     match_id = capsys.readouterr().out.split()[-1]
     out = tmp_path / "out.json"

@@ -59,8 +59,14 @@ def test_the_unique_constraint_refuses_a_taken_seq(store: Store) -> None:
     def insert(kind: str) -> str:
         with repo.conflicts_reported(), session_scope(writer(store.engine)) as session:
             repo.append_entry(
-                session=session, hand_id=hand_id, seq=2, revision=2, kind=kind,
-                payload={"play": "6-6"}, device=kind, now=utcnow(),
+                session=session,
+                hand_id=hand_id,
+                seq=2,
+                revision=2,
+                kind=kind,
+                payload={"play": "6-6"},
+                device=kind,
+                now=utcnow(),
             )
         return kind
 
@@ -75,7 +81,8 @@ def test_two_devices_entering_the_same_hand(db_url: str) -> None:
     hand = record["hands"][0]
     with open_store(db_url) as table_a, open_store(db_url) as table_b:
         match_id = table_a.create_match(
-            rules=record.get("rules", "smartt"), options=record.get("options"),
+            rules=record.get("rules", "smartt"),
+            options=record.get("options"),
             players=record["players"],
         )
         table_a.start_hand(match_id, setter=hand["setter"])

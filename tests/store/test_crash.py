@@ -67,8 +67,10 @@ def _writer(db: str, ack_fd: int, seed: int) -> None:
             ack(f"import {store.import_record(json.dumps(record), device=device)}")
             continue
         match_id = store.create_match(
-            rules=record.get("rules", "smartt"), options=record.get("options"),
-            players=record["players"], device=device,
+            rules=record.get("rules", "smartt"),
+            options=record.get("options"),
+            players=record["players"],
+            device=device,
         )
         ack(f"create {match_id} 0")
         for done, (kind, arg) in enumerate(_steps(record["hands"]), 1):
@@ -110,9 +112,7 @@ def _run_trial(db: str, seed: int, delay: float, *, before_ready: bool) -> list[
     return acks.decode().splitlines()
 
 
-def _check_new_matches(
-    store: Store, acks: list[str], after: int, unfinished: dict[int, tuple[str, Any]]
-) -> int:
+def _check_new_matches(store: Store, acks: list[str], after: int, unfinished: dict[int, tuple[str, Any]]) -> int:
     """Check every match stored since id ``after``; returns the highest id seen.
 
     Matches cut short are put in ``unfinished`` with the write they still need.

@@ -39,19 +39,28 @@ class TestFold:
         assert log.next_seq(1) == 5
 
     def test_a_new_entry_ends_redo(self) -> None:
-        log = fold([
-            entry(1, 1, "start", setter=0), entry(1, 2, "play", play="5-5"),
-            undo(1, 3, of=2), entry(1, 4, "play", play="6-6"),
-        ])
+        log = fold(
+            [
+                entry(1, 1, "start", setter=0),
+                entry(1, 2, "play", play="5-5"),
+                undo(1, 3, of=2),
+                entry(1, 4, "play", play="6-6"),
+            ]
+        )
         assert log.redo_target() is None
         assert [e.payload for e in log.started_hands()[0][1]][1] == {"play": "6-6"}
 
     def test_undo_reaches_back_into_the_previous_hand(self) -> None:
         settle = entry(1, 3, "settle", remaining=[0, 5])
-        log = fold([
-            entry(1, 1, "start", setter=0), entry(1, 2, "play", play="5-5"), settle,
-            entry(2, 1, "start", setter=None), undo(2, 2, of=1),
-        ])
+        log = fold(
+            [
+                entry(1, 1, "start", setter=0),
+                entry(1, 2, "play", play="5-5"),
+                settle,
+                entry(2, 1, "start", setter=None),
+                undo(2, 2, of=1),
+            ]
+        )
         assert [n for n, _ in log.started_hands()] == [1]
         assert log.undo_target() == settle
         log.add(undo(1, 4, of=3))
@@ -65,8 +74,7 @@ class TestFold:
 
     def test_an_undo_not_on_top_is_a_broken_log(self) -> None:
         with pytest.raises(ValueError, match="undo"):
-            fold([entry(1, 1, "start", setter=0), entry(1, 2, "play", play="5-5"),
-                  undo(1, 3, of=1)])
+            fold([entry(1, 1, "start", setter=0), entry(1, 2, "play", play="5-5"), undo(1, 3, of=1)])
 
     def test_nothing_to_undo(self) -> None:
         assert fold([]).undo_target() is None

@@ -66,9 +66,7 @@ def test_resume_rebuilds_the_exact_table(
 
 def _enter(store: Store, record: dict[str, Any]) -> int:
     """Enter a record entry by entry, as a scorer at the table would."""
-    match_id = store.create_match(
-        rules=record["rules"], options=record["options"], players=record["players"]
-    )
+    match_id = store.create_match(rules=record["rules"], options=record["options"], players=record["players"])
     for hand in record["hands"]:
         store.start_hand(match_id, setter=hand.get("setter"))
         for event in hand["events"]:

@@ -12,29 +12,21 @@ from scorepad.store.settings import StoreSettings, normalize_url, resolve_url
 
 
 class TestUrlSelection:
-    def test_explicit_url_wins_over_the_environment(
-        self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-    ) -> None:
+    def test_explicit_url_wins_over_the_environment(self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.setenv("SCOREPAD_DATABASE_URL", f"sqlite:///{tmp_path / 'env.db'}")
         assert resolve_url(f"sqlite:///{tmp_path / 'cli.db'}").database == str(tmp_path / "cli.db")
 
-    def test_environment_wins_over_the_default(
-        self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-    ) -> None:
+    def test_environment_wins_over_the_default(self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.setenv("SCOREPAD_DATABASE_URL", f"sqlite:///{tmp_path / 'env.db'}")
         assert resolve_url().database == str(tmp_path / "env.db")
 
-    def test_default_is_a_file_in_the_user_data_dir(
-        self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-    ) -> None:
+    def test_default_is_a_file_in_the_user_data_dir(self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.delenv("SCOREPAD_DATABASE_URL", raising=False)
         monkeypatch.delenv("FLET_APP_STORAGE_DATA", raising=False)
         monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
         assert resolve_url().database == str(tmp_path / "scorepad" / "scorepad.db")
 
-    def test_packaged_flet_app_uses_its_storage_dir(
-        self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-    ) -> None:
+    def test_packaged_flet_app_uses_its_storage_dir(self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.delenv("SCOREPAD_DATABASE_URL", raising=False)
         monkeypatch.setenv("FLET_APP_STORAGE_DATA", str(tmp_path / "flet"))
         assert resolve_url().database == str(tmp_path / "flet" / "scorepad.db")

@@ -45,9 +45,7 @@ class TestEntries:
         state = store.append(match_id, {"play": "6-6"})
         assert state.current is not None and state.current.events == [Play("6-6")]
 
-    def test_resume_in_a_new_store_rebuilds_the_same_state(
-        self, store: Store, db_url: str
-    ) -> None:
+    def test_resume_in_a_new_store_rebuilds_the_same_state(self, store: Store, db_url: str) -> None:
         match_id = _new_match(store)
         _play_opening(store, match_id)
         store.append(match_id, Draw(2), device="t1")
@@ -91,8 +89,12 @@ class TestUndoRedo:
         assert state.scores == [10, 10]
         actions = [(a.action, a.device, a.seq) for a in store.audit(match_id)]
         assert actions == [
-            ("create", "t1", None), ("start", "t1", 1), ("append", "t1", 2),
-            ("append", "t1", 3), ("undo", "t2", 4), ("redo", "t2", 5),
+            ("create", "t1", None),
+            ("start", "t1", 1),
+            ("append", "t1", 2),
+            ("append", "t1", 3),
+            ("undo", "t2", 4),
+            ("redo", "t2", 5),
         ]
         undo = store.audit(match_id)[4]
         assert undo.detail["target"]["payload"] == {"play": "5-3", "at": "left", "call": 10}

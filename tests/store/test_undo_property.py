@@ -53,15 +53,11 @@ def _enter(store: Store, match_id: int, step: tuple[int, str, Any]) -> None:
         store.settle(match_id, arg)
 
 
-@settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(moves=st.lists(st.sampled_from(["enter", "enter", "enter", "undo", "redo"]), max_size=50))
 def test_undo_redo_follow_the_model(sqlite_url: str, moves: list[str]) -> None:
     with open_store(sqlite_url) as store:
-        match_id = store.create_match(
-            rules=RECORD["rules"], options=RECORD.get("options"), players=RECORD["players"]
-        )
+        match_id = store.create_match(rules=RECORD["rules"], options=RECORD.get("options"), players=RECORD["players"])
         standing, undone = 0, 0
         for move in moves:
             if move == "enter" and standing < len(STEPS):
