@@ -282,28 +282,14 @@ class Store:
         The undo is itself a log entry and an audit line; nothing is deleted.
         Raises ``NothingToUndo``, ``UnknownMatch``, ``MatchFinished``, ``StoreConflict``.
         """
-
-        def plan(loaded: _Loaded) -> _Change:
-            target = loaded.log.undo_target()
-            if target is None:
-                raise NothingToUndo("there is nothing to undo")
-            return self._correction(loaded, UNDO, target)
-
-        return self._write(match_id, plan, device=device)
+        return self._correct(match_id, UNDO, device=device)
 
     def redo(self, match_id: int, *, device: str | None = None) -> MatchState:
         """Put back the entry most recently undone, if nothing was entered since.
 
         Raises ``NothingToUndo``, ``UnknownMatch``, ``MatchFinished``, ``StoreConflict``.
         """
-
-        def plan(loaded: _Loaded) -> _Change:
-            target = loaded.log.redo_target()
-            if target is None:
-                raise NothingToUndo("there is nothing to redo")
-            return self._correction(loaded, REDO, target)
-
-        return self._write(match_id, plan, device=device)
+        return self._correct(match_id, REDO, device=device)
 
     def finish(self, match_id: int, *, device: str | None = None) -> None:
         """Close the match: it is listed as finished and takes no more entries.
@@ -460,17 +446,24 @@ class Store:
             self._cache.popitem(last=False)
         return loaded
 
-    def _correction(self, loaded: _Loaded, kind: str, target: Entry) -> _Change:
-        """An undo or redo of ``target``: the entry, and the state once it stands."""
-        entry = Entry(
-            hand=target.hand,
-            seq=loaded.log.next_seq(target.hand),
-            revision=loaded.header.revision + 1,
-            kind=kind,
-            payload={"seq": target.seq},
-        )
-        log = fold([*loaded.entries, entry])
-        return _Change(target.hand, kind, entry.payload, rebuild(loaded.header, log), kind, log=log)
+    def _correct(self, match_id: int, kind: str, *, device: str | None) -> MatchState:
+        """Store an undo or a redo: an entry naming the entry it takes back or puts back."""
+
+        def plan(loaded: _Loaded) -> _Change:
+            target = loaded.log.undo_target() if kind == UNDO else loaded.log.redo_target()
+            if target is None:
+                raise NothingToUndo(f"there is nothing to {kind}")
+            entry = Entry(
+                hand=target.hand,
+                seq=loaded.log.next_seq(target.hand),
+                revision=loaded.header.revision + 1,
+                kind=kind,
+                payload={"seq": target.seq},
+            )
+            log = fold([*loaded.entries, entry])
+            return _Change(target.hand, kind, entry.payload, rebuild(loaded.header, log), kind, log=log)
+
+        return self._write(match_id, plan, device=device)
 
     def _write(self, match_id: int, plan: Any, *, device: str | None) -> MatchState:
         """Validate one entry with ``plan`` and store it; returns the new state.
