@@ -39,3 +39,25 @@ def snapshot(store: Store) -> dict[str, list[tuple[Any, ...]]]:
             rows = conn.execute(table.select().order_by(*table.primary_key.columns)).all()
             out[table.name] = [tuple(row) for row in rows]
     return out
+
+
+def record_steps(hands: list[dict[str, Any]]) -> list[tuple[str, Any]]:
+    """A record's hands as the writes a scorer makes: start, each event, settle."""
+    steps: list[tuple[str, Any]] = []
+    for hand in hands:
+        steps.append(("start", hand.get("setter")))
+        steps.extend(("event", event) for event in hand["events"])
+        if "remaining" in hand:
+            steps.append(("settle", hand["remaining"]))
+    return steps
+
+
+def enter_step(store: Store, match_id: int, step: tuple[str, Any], *, device: str | None = None) -> None:
+    """Make one write of ``record_steps`` through the store's API."""
+    kind, arg = step
+    if kind == "start":
+        store.start_hand(match_id, setter=arg, device=device)
+    elif kind == "event":
+        store.append(match_id, arg, device=device)
+    else:
+        store.settle(match_id, arg, device=device)

@@ -28,7 +28,7 @@ import pytest
 
 from scorepad.store import Store, open_store
 
-from .store_helpers import example_records, load_json
+from .store_helpers import enter_step, example_records, load_json, record_steps
 
 TRIALS = 120
 RECORDS = [load_json(p) for p in example_records()]
@@ -37,17 +37,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(sys.platform == "win32", reason="needs fork and SIGKILL"),
 ]
-
-
-def _steps(hands: list[dict[str, Any]]) -> list[tuple[str, Any]]:
-    """A record's hands as the writes that enter them one by one."""
-    steps: list[tuple[str, Any]] = []
-    for hand in hands:
-        steps.append(("start", hand.get("setter")))
-        steps.extend(("event", event) for event in hand["events"])
-        if "remaining" in hand:
-            steps.append(("settle", hand["remaining"]))
-    return steps
 
 
 def _writer(db: str, ack_fd: int, seed: int) -> None:
@@ -73,13 +62,8 @@ def _writer(db: str, ack_fd: int, seed: int) -> None:
             device=device,
         )
         ack(f"create {match_id} 0")
-        for done, (kind, arg) in enumerate(_steps(record["hands"]), 1):
-            if kind == "start":
-                store.start_hand(match_id, setter=arg, device=device)
-            elif kind == "event":
-                store.append(match_id, arg, device=device)
-            else:
-                store.settle(match_id, arg, device=device)
+        for done, step in enumerate(record_steps(record["hands"]), 1):
+            enter_step(store, match_id, step, device=device)
             ack(f"entry {match_id} {done}")
 
 
@@ -134,7 +118,7 @@ def _check_new_matches(store: Store, acks: list[str], after: int, unfinished: di
         if first.action == "import":
             assert exported["hands"] == record["hands"], f"import {match_id} half-written"
             continue
-        stored, script = _steps(exported["hands"]), _steps(record["hands"])
+        stored, script = record_steps(exported["hands"]), record_steps(record["hands"])
         assert stored == script[: len(stored)], f"match {match_id} is not a prefix"
         acked = acked_steps.get(match_id, 0)
         # Everything acknowledged is there; at most the write in flight beyond it.
@@ -177,13 +161,8 @@ def _kill_writers(db: str, trials: int, *, integrity: Callable[[], None]) -> Non
     match_id = checker.import_record(json.dumps(RECORDS[0]), device="after")
     assert checker.export_record(match_id)["hands"] == RECORDS[0]["hands"]
     assert unfinished, "no kill interrupted a match being entered"
-    for match_id, (kind, arg) in unfinished.items():
-        if kind == "start":
-            checker.start_hand(match_id, setter=arg, device="after")
-        elif kind == "event":
-            checker.append(match_id, arg, device="after")
-        else:
-            checker.settle(match_id, arg, device="after")
+    for match_id, step in unfinished.items():
+        enter_step(checker, match_id, step, device="after")
     integrity()
     checker.close()
 

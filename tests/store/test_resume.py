@@ -10,6 +10,8 @@ from scorepad.rules import MatchState, parse_record, replay, report
 from scorepad.simulate import simulate
 from scorepad.store import Store, open_store
 
+from .store_helpers import enter_step, record_steps
+
 CASES = [
     ("smartt", 2, {}),
     ("smartt", 4, {}),
@@ -65,12 +67,8 @@ def test_resume_rebuilds_the_exact_table(
 
 
 def _enter(store: Store, record: dict[str, Any]) -> int:
-    """Enter a record entry by entry, as a scorer at the table would."""
+    """Enter a record write by write, as a scorer at the table would."""
     match_id = store.create_match(rules=record["rules"], options=record["options"], players=record["players"])
-    for hand in record["hands"]:
-        store.start_hand(match_id, setter=hand.get("setter"))
-        for event in hand["events"]:
-            store.append(match_id, event)
-        if "remaining" in hand:
-            store.settle(match_id, hand["remaining"])
+    for step in record_steps(record["hands"]):
+        enter_step(store, match_id, step)
     return match_id

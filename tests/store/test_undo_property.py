@@ -10,30 +10,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorepad.rules import report
-from scorepad.store import NothingToUndo, Store, open_store
+from scorepad.store import NothingToUndo, open_store
 
-from .store_helpers import example_records, load_json
+from .store_helpers import enter_step, example_records, load_json, record_steps
 
 # A record with several hands, so undo and redo cross hand boundaries.
 RECORD = load_json(next(p for p in example_records() if "american-3p" in p.name))
 
 
-def _steps(hands: list[dict[str, Any]]) -> list[tuple[int, str, Any]]:
-    steps: list[tuple[int, str, Any]] = []
-    for number, hand in enumerate(hands):
-        steps.append((number, "start", hand.get("setter")))
-        steps.extend((number, "event", event) for event in hand["events"])
-        if "remaining" in hand:
-            steps.append((number, "settle", hand["remaining"]))
-    return steps
+STEPS = record_steps(RECORD["hands"])
 
 
-STEPS = _steps(RECORD["hands"])
-
-
-def _hands_of(prefix: list[tuple[int, str, Any]]) -> list[dict[str, Any]]:
+def _hands_of(prefix: list[tuple[str, Any]]) -> list[dict[str, Any]]:
     hands: list[dict[str, Any]] = []
-    for _number, kind, arg in prefix:
+    for kind, arg in prefix:
         if kind == "start":
             hands.append({"setter": arg, "events": []} if arg is not None else {"events": []})
         elif kind == "event":
@@ -41,16 +31,6 @@ def _hands_of(prefix: list[tuple[int, str, Any]]) -> list[dict[str, Any]]:
         else:
             hands[-1]["remaining"] = arg
     return hands
-
-
-def _enter(store: Store, match_id: int, step: tuple[int, str, Any]) -> None:
-    _number, kind, arg = step
-    if kind == "start":
-        store.start_hand(match_id, setter=arg)
-    elif kind == "event":
-        store.append(match_id, arg)
-    else:
-        store.settle(match_id, arg)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -61,7 +41,7 @@ def test_undo_redo_follow_the_model(sqlite_url: str, moves: list[str]) -> None:
         standing, undone = 0, 0
         for move in moves:
             if move == "enter" and standing < len(STEPS):
-                _enter(store, match_id, STEPS[standing])
+                enter_step(store, match_id, STEPS[standing])
                 standing, undone = standing + 1, 0
             elif move == "undo":
                 if standing == 0:
