@@ -28,7 +28,11 @@ def lay(page: TablePage, tile: str, at: str | None) -> None:
     page.tap(f"tile-{tile}")
     if at is not None:
         page.tap(f"at-{at}")
-    page.page.wait_for_selector(f'{sel("tile-" + tile)}[aria-label*="played"]', state="attached")
+    page.page.wait_for_function(
+        "s => { const e = document.querySelector(s);"
+        " return e !== null && ((e.getAttribute('aria-label') || '') + e.textContent).includes('played'); }",
+        arg=sel("tile-" + tile),
+    )
 
 
 def settle_frame(page: TablePage) -> None:

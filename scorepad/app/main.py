@@ -151,9 +151,9 @@ def App(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch) -> ft
 
 
 def _icon_button(identifier: str, icon: Any, label: str, on_tap: Callable[[], None]) -> ft.Control:
-    from scorepad.app.components.common import ident
+    from scorepad.app.components.common import tappable
 
-    return ident(
+    return tappable(
         identifier,
         ft.IconButton(icon=icon, tooltip=label, on_click=lambda _e: on_tap(), width=48, height=48),
         label=label,

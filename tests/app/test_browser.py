@@ -72,7 +72,7 @@ def lay(page: TablePage, tile: str, at: str | None = None) -> None:
     # Played: the picker marks the tile, or (the hand over) the picker has gone.
     page.page.wait_for_function(
         "s => { const e = document.querySelector(s);"
-        " return e === null || (e.getAttribute('aria-label') || '').includes('played'); }",
+        " return e === null || ((e.getAttribute('aria-label') || '') + e.textContent).includes('played'); }",
         arg=sel(name),
         timeout=10_000,
     )
@@ -214,3 +214,20 @@ def test_the_page_needs_nothing_from_the_internet(chromium: Any, server: AppServ
     unexpected = [url for url in outside if "rive_native" not in url]
     assert unexpected == [], unexpected
     page.close()
+
+
+def test_identifiers_sit_on_the_controls_that_act(table: TablePage) -> None:
+    """A click sent straight to the identified element (as a screen reader does) presses it."""
+    for identifier in ("new-match", "resume-latest", "history"):
+        assert table.page.get_attribute(sel(identifier), "role") == "button", identifier
+    table.page.locator(sel("new-match")).evaluate("e => e.click()")
+    table.wait_for("start-match")
+    assert table.page.get_attribute(sel("players-3"), "role") == "button"
+    table.page.locator(sel("start-match")).evaluate("e => e.click()")
+    table.wait_text("board-count", "0")
+    for identifier in ("tile-0-0", "tile-5-6", "draw", "pass", "undo", "redo", "renege"):
+        assert table.page.get_attribute(sel(identifier), "role") == "button", identifier
+    table.page.locator(sel("tile-4-6")).evaluate("e => e.click()")
+    table.wait_text("board-count", "10")
+    table.page.locator(sel("undo")).evaluate("e => e.click()")
+    table.wait_text("board-count", "0")

@@ -23,6 +23,16 @@ def ident(identifier: str, control: ft.Control, *, label: str | None = None) -> 
     return ft.Semantics(identifier=identifier, label=label, content=control)
 
 
+def tappable(identifier: str, control: ft.Control, *, label: str | None = None) -> ft.Control:
+    """Identify a control that does something, so the identifier sits on its own button node.
+
+    Without the merge, the identifier would sit on a wrapper around the button
+    and a click sent to the identified element (as a screen reader does) would
+    not press it.
+    """
+    return ft.MergeSemantics(content=ft.Semantics(identifier=identifier, label=label, button=True, content=control))
+
+
 def button(
     identifier: str,
     text: str,
@@ -34,7 +44,7 @@ def button(
     tooltip: str | None = None,
     width: float | None = None,
     compact: bool = False,
-) -> ft.Semantics:
+) -> ft.Control:
     """A labelled button at least 48 px high, identified by ``identifier``.
 
     ``compact`` trims the side padding so a row of five fits a phone.
@@ -56,17 +66,21 @@ def button(
         style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6)) if compact else None,
         expand=compact,
     )
-    return ident(identifier, control)
+    return tappable(identifier, control)
 
 
-def tile_face(a: int, b: int, *, flat: bool, size: float, label: str | None = None) -> ft.Image:
-    """The picture of tile ``a-b``; ``size`` is its short side in pixels."""
+def tile_face(a: int, b: int, *, flat: bool, size: float, label: str | None = "") -> ft.Image:
+    """The picture of tile ``a-b``; ``size`` is its short side in pixels.
+
+    ``label`` is what a screen reader says (``""``: "tile a-b"; None: nothing,
+    when the control around the picture already says it).
+    """
     width, height = (2 * size, size) if flat else (size, 2 * size)
     return ft.Image(
         src=face_src(a, b, flat=flat),
         width=width,
         height=height,
-        semantics_label=label or f"tile {a}-{b}",
+        semantics_label=(label or f"tile {a}-{b}") if label is not None else None,
     )
 
 

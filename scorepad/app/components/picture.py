@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import flet as ft
 
-from scorepad.app.components.common import card, heading, ident, tile_face, wrap_row
+from scorepad.app.components.common import card, heading, ident, tappable, tile_face, wrap_row
 from scorepad.app.views import OpenEnd, Picture, Piece
 
 PIECE = 26
@@ -59,7 +59,8 @@ def _end_mark(end: OpenEnd | None, at: str, on_tap: Callable[[], None] | None) -
     arrow = ft.Icon(_ARROWS[at], size=16, color=colour)
     value = ft.Text(str(end.value), size=13, weight=ft.FontWeight.BOLD, color=colour)
     label = f"open end {at}, shows {end.value}" + (": lay the tile here" if on_tap else "")
-    return ident(
+    mark = tappable if on_tap else ident
+    return mark(
         f"end-{at}",
         ft.Container(
             content=ft.Row([value, arrow] if at == "right" else [arrow, value], spacing=2, tight=True,

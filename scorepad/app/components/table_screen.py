@@ -17,6 +17,7 @@ from scorepad.app.components.common import (
     heading,
     ident,
     note,
+    tappable,
     tile_face,
     wrap_row,
 )
@@ -130,9 +131,9 @@ def tile_picker(table: Table, act: Act, *, settling: bool) -> ft.Control:
     keys: list[ft.Control] = []
     for tile in table.tiles():
         state = "played" if tile.played else ("listed" if tile.chosen else "in hand or boneyard")
-        face = tile_face(tile.low, tile.high, flat=False, size=size, label=f"tile {tile.name}")
+        face = tile_face(tile.low, tile.high, flat=False, size=size, label=None)
         keys.append(
-            ident(
+            tappable(
                 f"tile-{tile.name}",
                 ft.Container(
                     content=face,
