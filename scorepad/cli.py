@@ -12,11 +12,14 @@ from rich.console import Console
 from scorepad.app import cli as app_cli
 from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE, run_referee
 from scorepad.rules import IllegalRecordError, RecordFormatError
-from scorepad.store import cli as store_cli
+
+# Commands that need only the rules engine: for these the store (SQLAlchemy, slow to
+# import) is not loaded, so a referee call answers in a fraction of a second.
+ENGINE_COMMANDS = ("referee", "simulate")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser for every subcommand."""
+def build_parser(*, with_store: bool = True) -> argparse.ArgumentParser:
+    """The argument parser: every subcommand, or without the store's when ``with_store`` is off."""
     parser = argparse.ArgumentParser(prog="scorepad", description="Score-pad and referee for the domino game Sniff.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -41,14 +44,18 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--json", action="store_true", help="print the figures as JSON")
     simulate.set_defaults(func=_run_simulate)
 
-    store_cli.add_commands(commands)
+    if with_store:
+        from scorepad.store import cli as store_cli
+
+        store_cli.add_commands(commands)
     app_cli.add_commands(commands)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status (never raises for a user's mistake)."""
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    parser = build_parser(with_store=not (words and words[0] in ENGINE_COMMANDS))
     args = parser.parse_args(argv)
     try:
         if args.command is None:
