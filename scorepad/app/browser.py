@@ -157,12 +157,12 @@ class TablePage:
         """Whether a control with this identifier is on the page now."""
         return self.page.locator(sel(identifier)).count() > 0
 
-    def wait_for(self, identifier: str, *, timeout: float = 10.0, gone: bool = False) -> None:
+    def wait_for(self, identifier: str, *, timeout: float = 20.0, gone: bool = False) -> None:
         """Wait until the control appears (or, with ``gone``, disappears)."""
         state = "detached" if gone else "attached"
         self.page.wait_for_selector(sel(identifier), state=state, timeout=timeout * 1000)
 
-    def tap(self, identifier: str, *, timeout: float = 10.0) -> None:
+    def tap(self, identifier: str, *, timeout: float = 20.0) -> None:
         """Tap the control with this identifier, scrolling it into view first as a finger would.
 
         The page is a Flutter canvas: a DOM scroll would move the accessibility
@@ -191,7 +191,7 @@ class TablePage:
             box = locator.bounding_box()
         raise RuntimeError(f"could not scroll {identifier} into view (box {box})")
 
-    def text(self, identifier: str, *, timeout: float = 10.0) -> str:
+    def text(self, identifier: str, *, timeout: float = 20.0) -> str:
         """The text of the control with this identifier."""
         self.wait_for(identifier, timeout=timeout)
         return (self.page.locator(sel(identifier)).first.text_content() or "").strip()
@@ -200,7 +200,7 @@ class TablePage:
         """The text of the control read as a whole number (board count, scores)."""
         return int(self.text(identifier))
 
-    def wait_text(self, identifier: str, expected: str, *, timeout: float = 10.0) -> None:
+    def wait_text(self, identifier: str, expected: str, *, timeout: float = 20.0) -> None:
         """Wait until the control's text is exactly ``expected``."""
         self.wait_for(identifier, timeout=timeout)
         self.page.wait_for_function(
@@ -210,7 +210,7 @@ class TablePage:
             timeout=timeout * 1000,
         )
 
-    def wait_contains(self, identifier: str, part: str, *, timeout: float = 10.0) -> None:
+    def wait_contains(self, identifier: str, part: str, *, timeout: float = 20.0) -> None:
         """Wait until the control's text contains ``part``."""
         self.wait_for(identifier, timeout=timeout)
         self.page.wait_for_function(
@@ -220,7 +220,7 @@ class TablePage:
             timeout=timeout * 1000,
         )
 
-    def fill(self, identifier: str, value: str, *, timeout: float = 10.0) -> None:
+    def fill(self, identifier: str, value: str, *, timeout: float = 20.0) -> None:
         """Type ``value`` into the text field with this identifier."""
         self.wait_for(identifier, timeout=timeout)
         field = self.page.locator(f"{sel(identifier)} input, {sel(identifier)} textarea").first

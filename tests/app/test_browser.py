@@ -74,7 +74,7 @@ def lay(page: TablePage, tile: str, at: str | None = None) -> None:
         "s => { const e = document.querySelector(s);"
         " return e === null || ((e.getAttribute('aria-label') || '') + e.textContent).includes('played'); }",
         arg=sel(name),
-        timeout=10_000,
+        timeout=20_000,
     )
 
 
