@@ -169,12 +169,10 @@ def actions_row(table: Table, act: Act) -> ft.Control:
     """Draw, pass, undo, redo and renege, in one row that never wraps (the picker stays put)."""
     hand = table.hand
     playing = table.phase == PLAY
-    started = bool(hand and hand.started)
     drawable = hand.drawable if hand and playing else 0
-    renege_allowed = table.rules.renege is not None and started and hand is not None and hand.how != "renege"
     controls = [
-        # Draw and Pass stay tappable: a tap sent before the screen caught up still
-        # counts, and a refused one is explained by the engine.
+        # Every action stays tappable: a tap sent before the screen caught up still
+        # counts, and one the rules refuse is answered with the engine's reason.
         button(
             "draw", "Draw", act(table.draw), kind="filled" if playing and drawable > 0 else "outlined", compact=True
         ),
@@ -187,7 +185,7 @@ def actions_row(table: Table, act: Act) -> ft.Control:
         ),
         button("undo", "Undo", act(table.undo), kind="outlined", compact=True),
         button("redo", "Redo", act(table.redo), kind="outlined", compact=True),
-        button("renege", "Renege", act(table.start_renege), kind="outlined", compact=True, disabled=not renege_allowed),
+        button("renege", "Renege", act(table.start_renege), kind="outlined", compact=True),
     ]
     return ft.Row([ft.Container(content=c, expand=True) for c in controls], spacing=4)
 
