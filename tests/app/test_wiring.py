@@ -172,3 +172,62 @@ def _words(control: ft.Control) -> str:
             if isinstance(value, str) and value.strip():
                 return value
     return ""
+
+
+async def test_every_identifier_of_the_issue_appears_where_it_should(store: Store) -> None:
+    seen: set[str] = set()
+    wired = await Wired(store).open()
+    seen |= set(wired.identified())
+    await wired.tap("new-match")
+    seen |= set(wired.identified())
+    await wired.type("target", "30")
+    await wired.tap("start-match")
+    seen |= set(wired.identified())
+    await lay(wired, "5-5", None)
+    await wired.tap("tile-3-5")
+    seen |= set(wired.identified())
+    await wired.tap("at-left")
+    await lay(wired, "5-6", None)
+    await wired.tap("tile-1-5")
+    seen |= set(wired.identified())
+    assert wired.exists("at-up") and wired.exists("at-down") and not wired.exists("at-left")
+    await wired.tap("at-up")
+    seen |= set(wired.identified())
+    await wired.tap("renege")
+    await wired.tap("offender-1")
+    seen |= set(wired.identified())
+    await wired.tap("cancel-renege")
+    await wired.tap("undo")
+    await wired.tap("redo")
+    # Smartt §6.2: left 3 + right 6 + up 1 + the Sniff with one short end open, 5.
+    assert wired.text("board-count") == "15"
+    wired.close()
+
+    settle = await Wired(store).open()
+    await settle.tap("new-match")
+    await settle.tap("start-match")
+    for tile, at in GO_OUT_HAND:
+        await lay(settle, tile, at)
+    seen |= set(settle.identified())
+    await settle.type("remaining-1", "8")
+    await settle.tap("settle")
+    seen |= set(settle.identified())
+    settle.close()
+
+    won = await Wired(store).open()
+    await won.tap("new-match")
+    await won.type("target", "20")
+    await won.tap("start-match")
+    for tile, at in GO_OUT_HAND[:3]:
+        await lay(won, tile, at)
+    seen |= set(won.identified())
+    won.close()
+
+    required = {
+        "new-match", "start-match", "resume-latest", "players-2", "players-3", "players-4",
+        "rules-smartt", "rules-american", "rules-jaques", "at-left", "at-right", "at-up", "at-down",
+        "draw", "pass", "undo", "redo", "board-count", "score-0", "score-1", "turn",
+        "call-ok", "call-none", "call-5", "call-35", "renege", "offender-0", "offender-1", "confirm-renege",
+        "remaining-0", "remaining-1", "settle", "hand-result", "next-hand", "game-result", "next-game",
+    } | {f"tile-{a}-{b}" for a in range(7) for b in range(a, 7)}
+    assert required - seen == set()
