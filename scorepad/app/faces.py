@@ -1,7 +1,9 @@
 """Tile faces as SVG pictures, written into ``assets/tiles`` and served locally.
 
 ``h/A-B.svg`` lies flat with A on the left; ``v/A-B.svg`` stands with A on top.
-Run ``python -m scorepad.app.faces`` to (re)write them.
+Run ``python -m scorepad.app.faces`` to (re)write them, and
+``python -m scorepad.app.faces --icons`` to redraw the app icons from
+``assets/icon.svg`` (needs Playwright and /usr/bin/chromium).
 """
 
 from __future__ import annotations
@@ -73,7 +75,48 @@ def write_faces(assets_dir: Path, max_pip: int = 9) -> int:
     return written
 
 
+# The PNG icons the web page asks for (they replace Flet's own), by size in pixels.
+ICONS = {
+    "icon.png": 512,
+    "favicon.png": 64,
+    "icons/icon-192.png": 192,
+    "icons/icon-512.png": 512,
+    "icons/icon-maskable-192.png": 192,
+    "icons/icon-maskable-512.png": 512,
+    "icons/apple-touch-icon-192.png": 192,
+}
+
+
+def write_icons(assets_dir: Path) -> list[Path]:
+    """Draw ``assets/icon.svg`` at every size in ICONS with Debian's Chromium; returns the files."""
+    from playwright.sync_api import sync_playwright
+
+    from scorepad.app.browser import launch_chromium
+
+    svg = (assets_dir / "icon.svg").read_text()
+    written = []
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        for name, size in ICONS.items():
+            page = browser.new_page(viewport={"width": size, "height": size})
+            sized = svg.replace('width="512" height="512"', f'width="{size}" height="{size}"', 1)
+            page.set_content(f'<html><body style="margin:0;background:transparent">{sized}</body></html>')
+            path = assets_dir / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(path), omit_background=True)
+            written.append(path)
+            page.close()
+        browser.close()
+    return written
+
+
 if __name__ == "__main__":
+    import sys
+
     from scorepad.app.serve import ASSETS_DIR
 
-    print(f"wrote {write_faces(ASSETS_DIR)} tile faces into {ASSETS_DIR / 'tiles'}")
+    if "--icons" in sys.argv[1:]:
+        for icon in write_icons(ASSETS_DIR):
+            print(icon)
+    else:
+        print(f"wrote {write_faces(ASSETS_DIR)} tile faces into {ASSETS_DIR / 'tiles'}")
