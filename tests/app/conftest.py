@@ -10,6 +10,14 @@ import pytest
 from scorepad.store import Store, open_store
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Keep each phase's report on the test item, so fixtures can tell a failed test at teardown."""
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)
+
+
 @pytest.fixture
 def db_url(tmp_path: Path) -> str:
     """A fresh SQLite database file."""

@@ -44,11 +44,16 @@ def server(tmp_path: Path) -> Iterator[AppServer]:
 
 
 @pytest.fixture
-def table(chromium: Any, server: AppServer) -> Iterator[TablePage]:
-    """A phone-sized page on the app's home screen."""
+def table(chromium: Any, server: AppServer, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TablePage]:
+    """A phone-sized page on the app's home screen (on failure, a screenshot is kept beside the server log)."""
     page = TablePage(chromium, server.url, viewport=PHONE)
     page.open()
     yield page
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        shot = tmp_path / "failure.png"
+        page.screenshot(shot)
+        print(f"screenshot: {shot}; server log: {server.log_path}")
     page.close()
 
 
