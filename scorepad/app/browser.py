@@ -221,10 +221,11 @@ class TablePage:
         )
 
     def fill(self, identifier: str, value: str, *, timeout: float = 20.0) -> None:
-        """Type ``value`` into the text field with this identifier."""
+        """Type ``value`` into the text field with this identifier (scrolled into view and focused first)."""
         self.wait_for(identifier, timeout=timeout)
+        box = self.scroll_into_view(identifier)
+        self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         field = self.page.locator(f"{sel(identifier)} input, {sel(identifier)} textarea").first
-        field.click(timeout=timeout * 1000)
         field.fill(value, timeout=timeout * 1000)
 
     def screenshot(self, path: Path) -> None:
