@@ -16,28 +16,12 @@ from typing import Any
 import pytest
 
 from scorepad.cli import main
-from scorepad.rules import IllegalRecordError, RecordFormatError, parse_record, replay, report
+from scorepad.rules import IllegalRecordError, RecordFormatError, parse_record, replay
+
+from .support import record as rec
+from .support import referee
 
 # -- helpers -------------------------------------------------------------------------------------------
-
-
-def rec(
-    hands: list[dict[str, Any]], *, rules: str = "smartt", players: int = 2, options: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "format": "sniff-record/1",
-        "rules": rules,
-        "players": [f"P{i}" for i in range(players)],
-        "hands": hands,
-    }
-    if options is not None:
-        out["options"] = options
-    return out
-
-
-def referee(obj: dict[str, Any]) -> dict[str, Any]:
-    """The --json report of a record object, read through JSON text as a file would be."""
-    return json.loads(json.dumps(report(replay(parse_record(json.loads(json.dumps(obj)))))))
 
 
 def run_cli(obj: dict[str, Any] | str, tmp_path: Path, *, as_json: bool = True) -> tuple[int, str, str]:
