@@ -220,13 +220,26 @@ class TablePage:
             timeout=timeout * 1000,
         )
 
-    def fill(self, identifier: str, value: str, *, timeout: float = 20.0) -> None:
-        """Type ``value`` into the text field with this identifier (scrolled into view and focused first)."""
+    def fill(self, identifier: str, value: str, *, timeout: float = 20.0, attempts: int = 3) -> None:
+        """Type ``value`` into the text field with this identifier.
+
+        The field is scrolled into view and tapped first. Flutter may swap the
+        page's input element when the field takes focus, so the element is
+        looked up again after the tap, and the typing is retried until the
+        field holds the value.
+        """
         self.wait_for(identifier, timeout=timeout)
-        box = self.scroll_into_view(identifier)
-        self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        field = self.page.locator(f"{sel(identifier)} input, {sel(identifier)} textarea").first
-        field.fill(value, timeout=timeout * 1000)
+        inputs = f"{sel(identifier)} input, {sel(identifier)} textarea"
+        for _ in range(attempts):
+            box = self.scroll_into_view(identifier)
+            self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            self.page.wait_for_timeout(150)
+            field = self.page.locator(inputs).first
+            field.fill(value, timeout=timeout * 1000)
+            self.page.wait_for_timeout(100)
+            if self.page.locator(inputs).first.input_value() == value:
+                return
+        raise RuntimeError(f"{identifier} would not take {value!r}")
 
     def screenshot(self, path: Path) -> None:
         """Save a PNG of the page as it is now."""

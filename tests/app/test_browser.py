@@ -149,6 +149,23 @@ def test_a_renege_is_previewed_then_rolled_back(table: TablePage) -> None:
     assert "Renege by Bob" in table.text("hand-result")
 
 
+def test_a_game_won_shows_the_result_and_starts_the_next_game(table: TablePage) -> None:
+    table.tap("new-match")
+    table.fill("target", "20")
+    table.wait_contains("rules-summary", "target 20")
+    table.tap("start-match")
+    table.wait_text("board-count", "0")
+    for tile, at in GO_OUT_HAND[:3]:
+        lay(table, tile, at)
+    table.wait_contains("game-result", "Ann won game 1")
+    result = table.text("game-result")
+    assert "Final scores: Ann 20, Bob 10" in result and "Game points: 14" in result and "Rubed: Bob" in result
+    table.tap("next-game")
+    table.wait_text("score-0", "0")
+    assert table.number("score-1") == 0
+    assert table.text("turn") == "Bob to set"
+
+
 def test_a_reload_and_a_server_restart_mid_hand_lose_nothing(table: TablePage, server: AppServer) -> None:
     start(table)
     for tile, at in GO_OUT_HAND[:5]:
