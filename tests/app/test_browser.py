@@ -86,10 +86,13 @@ def lay(page: TablePage, tile: str, at: str | None = None) -> None:
 def test_a_two_player_smartt_hand_from_the_set_to_a_go_out_settlement(table: TablePage) -> None:
     start(table)
     assert table.text("turn") == "Ann to set"
+    assert table.page.get_attribute(sel("board-count"), "role") is None, "the count is text, not a button"
     for (tile, at), count in zip(GO_OUT_HAND[:4], GO_OUT_COUNTS, strict=False):
         lay(table, tile, at)
         table.wait_text("board-count", str(count))
     assert (table.number("score-0"), table.number("score-1")) == (20, 10)
+    table.tap("board-count")
+    table.wait_contains("count-breakdown", "= 11")
     # A wrong tile entered by mistake is taken back.
     lay(table, "2-5")
     table.wait_text("board-count", "13")

@@ -39,7 +39,12 @@ def status_panel(table: Table, act: Act) -> ft.Control:
     Each side shows its score, its start-of-hand score and the points it still needs.
     """
     board = table.board()
-    count = ident("board-count", ft.Text(str(board.count), size=56, weight=ft.FontWeight.BOLD))
+    # Tapping the count shows where it comes from; its own text stays the bare number.
+    count = ft.Container(
+        content=ident("board-count", ft.Text(str(board.count), size=56, weight=ft.FontWeight.BOLD)),
+        on_click=lambda _e: act(table.toggle_breakdown)(),
+        border_radius=8,
+    )
     count_column = ft.Column(
         [
             heading("Board count"),
