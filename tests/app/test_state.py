@@ -250,6 +250,19 @@ class TestDrawPassUndo:
         assert [s.score for s in table.sides()] == [10, 10]
 
 
+    def test_undoing_the_start_of_the_first_hand_leaves_the_setter_to_choose(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        table.undo()
+        assert table.phase == "no-hand"
+        assert table.setter_choices() == [0, 1]
+        table.next_hand()
+        assert table.message and "Choose who sets next" in table.message
+        table.choose_next_setter(1)
+        table.next_hand()
+        assert table.phase == PLAY and table.turn_words() == "Bob to set"
+
+
 class TestCalls:
     def test_a_scoring_play_opens_the_call_panel_called_right_by_default(self, store: Store) -> None:
         table = new_table(store).table

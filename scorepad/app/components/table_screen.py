@@ -22,7 +22,7 @@ from scorepad.app.components.common import (
     wrap_row,
 )
 from scorepad.app.components.picture import layout_picture
-from scorepad.app.table import GAME_OVER, HAND_OVER, PLAY, SETTLE, Table
+from scorepad.app.table import GAME_OVER, HAND_OVER, NO_HAND, PLAY, SETTLE, Table
 
 Act = Callable[..., Callable[[], None]]
 POSITION_WORDS = {
@@ -310,11 +310,15 @@ def settle_panel(table: Table, act: Act, on_text: Callable[[int, str], None]) ->
 
 
 def hand_over_panel(table: Table, act: Act) -> ft.Control | None:
-    """How the hand ended with the rounding and award, then the next hand or game."""
-    if table.phase not in (HAND_OVER, GAME_OVER):
+    """How the hand ended with the rounding and award, then the next hand or game.
+
+    With no hand at all (the first one undone), it offers to start one.
+    """
+    if table.phase not in (HAND_OVER, GAME_OVER, NO_HAND):
         return None
     settled = table.settlement()
-    rows: list[ft.Control] = [heading(f"Hand {table.hand.number if table.hand else ''} is over")]
+    title = f"Hand {table.hand.number} is over" if table.hand else "No hand under way"
+    rows: list[ft.Control] = [heading(title)]
     if settled is not None:
         rows.append(note(settled.words, identifier="hand-result"))
     result = table.game_result()
