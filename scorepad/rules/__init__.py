@@ -5,6 +5,7 @@ Pure Python and pydantic; it imports neither the UI nor the database.
 
 from scorepad.rules.errors import IllegalEventError, IllegalRecordError, RecordFormatError, SniffError
 from scorepad.rules.events import Adjust, Draw, Event, Muggins, Pass, Play, Renege, Void, event_from_dict
+from scorepad.rules.first_setter import FirstSetter, draw_for_the_set, highest_double_leads
 from scorepad.rules.hand import HandState
 from scorepad.rules.layout import Layout, Placement
 from scorepad.rules.match import GameResult, MatchState, NextSetter
@@ -18,6 +19,7 @@ __all__ = [
     "Adjust",
     "Draw",
     "Event",
+    "FirstSetter",
     "GameResult",
     "HandState",
     "IllegalEventError",
@@ -37,8 +39,10 @@ __all__ = [
     "SniffError",
     "Tile",
     "Void",
+    "draw_for_the_set",
     "event_from_dict",
     "full_set",
+    "highest_double_leads",
     "load_record",
     "make_ruleset",
     "parse_record",
