@@ -28,15 +28,15 @@ def score_of(board_count: int) -> int:
     return board_count if board_count > 0 and board_count % 5 == 0 else 0
 
 
-def call_flags(score: int, call: int) -> list[str]:
+def call_flags(score: int, call: int) -> tuple[str, ...]:
     """Compare a call with the score that existed (records.md §5 flags)."""
     if call == score:
-        return []
+        return ()
     if score == 0:
-        return ["nonexistent"]
+        return ("nonexistent",)
     if call == 0:
-        return ["missed"]
-    return ["overcall"] if call > score else ["undercall"]
+        return ("missed",)
+    return ("overcall",) if call > score else ("undercall",)
 
 
 class LastPlay(NamedTuple):
@@ -242,14 +242,14 @@ class HandState:
         self.visit_draws = 0
         self.passes = 0
         board_count = layout.board_count
-        score = board_count if board_count > 0 and board_count % 5 == 0 else 0  # Smartt §7.1
+        score = score_of(board_count)
         flags: tuple[str, ...] = ()
         if is_set or (ev.call is None or ev.call == score):
             # Called exactly right; Smartt §4.2: the set scores its count without a call, unflagged.
             call = recorded = score
         else:
             call = ev.call
-            flags = tuple(call_flags(score, call))
+            flags = call_flags(score, call)
             if ev.fix and flags:
                 # Smartt §7.2: corrected before the next tile, so the right score is recorded.
                 flags += ("corrected",)
