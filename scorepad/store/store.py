@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy.engine import Engine
+from sqlmodel import Session
 
 from scorepad.rules import (
     Event,
@@ -150,8 +151,7 @@ class Store:
 
         The rules, options and players are checked as a record's would be:
         raises the engine's ``RecordFormatError`` (unknown rules or option,
-        players not 2 to 4 names) or ``IllegalRecordError`` (options that
-        cannot go together).
+        partners without four players, players not 2 to 4 names).
         """
         record = parse_record(
             {
@@ -165,15 +165,7 @@ class Store:
         state = MatchState(record.rules, list(record.players))
         now = utcnow()
         with repo.conflicts_reported(), session_scope(self._writer) as session:
-            match_id = repo.create_match(
-                session=session,
-                rules=record.rules.name,
-                options=dict(record.rules.options),
-                players=record.players,
-                device=device,
-                summary=summarize(state, started=now),
-                now=now,
-            )
+            match_id = _insert_match(session, record, state, device=device, now=now)
             repo.add_audit(
                 session=session,
                 match_id=match_id,
@@ -345,16 +337,7 @@ class Store:
                 log.append((number, SETTLE, {"remaining": played.remaining}))
         now = utcnow()
         with repo.conflicts_reported(), session_scope(self._writer) as session:
-            match_id = repo.create_match(
-                session=session,
-                rules=record.rules.name,
-                options=dict(record.rules.options),
-                players=record.players,
-                device=device,
-                summary=summarize(state, started=now),
-                now=now,
-                revision=len(log),
-            )
+            match_id = _insert_match(session, record, state, device=device, now=now, revision=len(log))
             hand_ids = {
                 number: repo.hand_id(session=session, match_id=match_id, number=number, now=now)
                 for number in range(1, len(record.hands) + 1)
@@ -575,3 +558,19 @@ def open_store(url: str | None = None, *, settings: StoreSettings | None = None)
         engine.dispose()
         raise
     return Store(engine)
+
+
+def _insert_match(
+    session: Session, record: Record, state: MatchState, *, device: str | None, now: datetime, revision: int = 0
+) -> int:
+    """Write a new match's row (rules, options, seats, summary) and return its id."""
+    return repo.create_match(
+        session=session,
+        rules=record.rules.name,
+        options=dict(record.rules.options),
+        players=record.players,
+        device=device,
+        summary=summarize(state, started=now),
+        now=now,
+        revision=revision,
+    )
