@@ -24,6 +24,8 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--no-first-run",
+    # Chromium's own autofill service (not the page) otherwise asks googleapis about text fields.
+    "--disable-features=AutofillServerCommunication",
 ]
 PHONE = {"width": 412, "height": 900}
 DESKTOP = {"width": 1280, "height": 800}
@@ -123,12 +125,30 @@ class TablePage:
     """One browser page on the app, with taps and reads by identifier."""
 
     def __init__(
-        self, browser: Any, url: str, *, viewport: dict[str, int] | None = None, color_scheme: str = "light"
+        self,
+        browser: Any,
+        url: str,
+        *,
+        viewport: dict[str, int] | None = None,
+        color_scheme: str = "light",
+        local_only: bool = True,
+        proxy: str | None = None,
     ) -> None:
+        """A fresh browser context on ``url``.
+
+        With ``local_only`` (the default) every request not to 127.0.0.1, blob:
+        or data: is aborted; without it nothing is routed, so a test can see
+        what the page asks for by itself. ``proxy`` (``http://host:port``) sends
+        every request not to 127.0.0.1 through that proxy.
+        """
         self.url = url
-        self.context = browser.new_context(viewport=viewport or PHONE, color_scheme=color_scheme)
+        options: dict[str, Any] = {"viewport": viewport or PHONE, "color_scheme": color_scheme}
+        if proxy:
+            options["proxy"] = {"server": proxy, "bypass": "127.0.0.1,localhost"}
+        self.context = browser.new_context(**options)
         self.page = self.context.new_page()
-        self.page.route("**/*", _local_only)
+        if local_only:
+            self.page.route("**/*", _local_only)
         self.ready_seconds: float | None = None
 
     def open(self, path: str = "", *, ready: str = "new-match", timeout: float = 30.0) -> float:

@@ -8,6 +8,7 @@ import os
 import platform
 import sys
 from pathlib import Path
+from typing import Any
 
 ASSETS_DIR = Path(__file__).resolve().parents[2] / "assets"
 
@@ -25,27 +26,51 @@ def serve_web(*, host: str, port: int, db_url: str | None = None) -> None:
     """Serve the app to browsers on ``host``:``port`` until interrupted; prints the address.
 
     Everything (CanvasKit, fonts, icons) is served from this machine: a table in
-    a basement has no internet.
+    a basement has no internet. Every response carries a Content-Security-Policy
+    (``scorepad.app.offline``) so the page requests nothing from anywhere else
+    either, not even the animation library the Flet client asks a CDN for.
+    (With the CDN allowed, ``FLET_WEB_NO_CDN=0``, there is no policy.)
+    """
+    import uvicorn
+
+    from scorepad.app.offline import LocalOnly
+
+    _tune_gc()
+    app = web_app(db_url=db_url)
+    print(f"scorepad: serving the score-pad at http://{host}:{port}/ (Ctrl+C to stop)", flush=True)
+    uvicorn.run(
+        LocalOnly(app) if no_cdn() else app,
+        host=host,
+        port=port,
+        ws="websockets-sansio",
+        log_level="warning",
+    )
+
+
+def web_app(*, db_url: str | None = None) -> Any:
+    """The Flet web app (a FastAPI ASGI app) for the score-pad, with the CDN off unless asked for.
+
+    ``ft.run(..., export_asgi_app=True)`` builds the same app that ``ft.run``
+    would serve itself; serving it here lets ``serve_web`` add the policy header.
     """
     import flet as ft
 
     from scorepad.app.main import make_main
 
-    _tune_gc()
-    os.environ.setdefault("FLET_WEB_NO_CDN", "1")
-    # Without this Flet opens a browser on desktops and binds every interface on servers.
-    os.environ["FLET_FORCE_WEB_SERVER"] = "1"
-    no_cdn = os.environ["FLET_WEB_NO_CDN"] not in ("0", "false", "False", "")
-    print(f"scorepad: serving the score-pad at http://{host}:{port}/ (Ctrl+C to stop)", flush=True)
-    ft.run(
+    return ft.run(
         make_main(db_url=db_url),
         name="",
         view=ft.AppView.WEB_BROWSER,
-        host=host,
-        port=port,
         assets_dir=str(ASSETS_DIR),
-        no_cdn=no_cdn,
+        no_cdn=no_cdn(),
+        export_asgi_app=True,
     )
+
+
+def no_cdn() -> bool:
+    """Whether the page is served without any CDN: yes unless ``FLET_WEB_NO_CDN`` says 0 or false."""
+    os.environ.setdefault("FLET_WEB_NO_CDN", "1")
+    return os.environ["FLET_WEB_NO_CDN"] not in ("0", "false", "False", "")
 
 
 def _tune_gc() -> None:

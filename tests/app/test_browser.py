@@ -1,11 +1,14 @@
 """End to end in Debian's Chromium: the served page driven only by its semantic identifiers.
 
 Each test starts ``python -m scorepad.app web`` on 127.0.0.1 with its own SQLite
-file, with no CDN (every request that does not go to 127.0.0.1 is aborted).
+file, with no CDN (every request that does not go to 127.0.0.1 is aborted,
+except in the test that shows the page asks for nothing off this machine).
 """
 
 from __future__ import annotations
 
+import socketserver
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -222,23 +225,78 @@ def test_resume_latest_and_the_desktop_layout(chromium: Any, server: AppServer) 
     desk.close()
 
 
-def test_the_page_needs_nothing_from_the_internet(chromium: Any, server: AppServer) -> None:
-    """No CDN: every request but one goes to the app's own server.
+class RecordingProxy:
+    """A stand-in for the internet: an HTTP proxy on 127.0.0.1 that records each request line and refuses it.
 
-    The one exception is the Flet 1.0.5 client asking jsdelivr for rive_native.js,
-    an animation library the app does not use; offline it fails and nothing breaks.
+    A page whose context uses it can reach nothing off this machine, and every
+    attempt to is written down here.
     """
-    page = TablePage(chromium, server.url, viewport=PHONE)
-    outside: list[str] = []
-    page.page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(
-        ("http://127.0.0.1", "ws://127.0.0.1", "blob:", "data:")) else None)
-    page.open()
-    start(page)
-    lay(page, "5-5")
-    page.wait_text("board-count", "10")
-    unexpected = [url for url in outside if "rive_native" not in url]
-    assert unexpected == [], unexpected
-    page.close()
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+        self.server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), self._handler())
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        """The proxy's address for the browser."""
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def _handler(self) -> type[socketserver.StreamRequestHandler]:
+        seen = self.seen
+
+        class Handler(socketserver.StreamRequestHandler):
+            def handle(self) -> None:
+                seen.append(self.rfile.readline().decode("latin-1").strip())
+                self.wfile.write(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+
+        return Handler
+
+    def close(self) -> None:
+        """Stop listening."""
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _local(url: str) -> bool:
+    return url.startswith(("http://127.0.0.1:", "ws://127.0.0.1:", "blob:", "data:"))
+
+
+def test_the_page_requests_nothing_from_off_this_machine(chromium: Any, server: AppServer) -> None:
+    """Nothing routed or aborted by the test: the page itself asks for nothing off this machine.
+
+    The Flet 1.0.5 client adds a script tag for rive_native.js from jsdelivr;
+    the server's Content-Security-Policy makes Chromium refuse it before any
+    connection (the request is reported, then fails with the reason "csp").
+    The context's proxy stands for the internet and must hear nothing from the page.
+    """
+    proxy = RecordingProxy()
+    page = TablePage(chromium, server.url, viewport=PHONE, local_only=False, proxy=proxy.url)
+    requested: list[str] = []
+    refused_by_policy: list[str] = []
+    answered: list[str] = []
+    page.page.on("request", lambda r: requested.append(r.url))
+    page.page.on("requestfailed", lambda r: refused_by_policy.append(r.url) if r.failure == "csp" else None)
+    page.page.on("response", lambda r: answered.append(r.url))
+    try:
+        page.open()
+        start(page)
+        lay(page, "5-5")
+        page.wait_text("board-count", "10")
+        page.page.wait_for_timeout(300)
+        assert requested and all(_local(url) for url in answered), answered
+        off_machine = [url for url in requested if not _local(url)]
+        assert all(url in refused_by_policy for url in off_machine), (off_machine, refused_by_policy)
+        assert proxy.seen == [], f"the page reached for the internet: {proxy.seen}"
+        # The witness works: a request the policy does not cover reaches the proxy.
+        blank = page.context.new_page()
+        blank.evaluate("fetch('http://offline.invalid/witness').catch(() => null)")
+        blank.wait_for_timeout(300)
+        assert proxy.seen == ["GET http://offline.invalid/witness HTTP/1.1"], proxy.seen
+    finally:
+        page.close()
+        proxy.close()
 
 
 def test_identifiers_sit_on_the_controls_that_act(table: TablePage) -> None:

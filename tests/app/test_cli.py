@@ -12,6 +12,7 @@ from pathlib import Path
 
 from scorepad.app.browser import free_port
 from scorepad.app.cli import DEFAULT_WEB_HOST, DEFAULT_WEB_PORT, add_commands
+from scorepad.app.offline import content_security_policy
 
 
 def test_the_commands_parse_with_their_defaults() -> None:
@@ -36,16 +37,19 @@ def test_web_serves_the_page_offline_and_prints_the_address(tmp_path: Path) -> N
         first = process.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in first
         deadline = time.monotonic() + 30
-        page = ""
+        page = policy = ""
         while time.monotonic() < deadline:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1) as reply:
                     page = reply.read().decode()
+                    policy = reply.headers.get("Content-Security-Policy", "")
                     break
             except OSError:
                 time.sleep(0.2)
         # The page is told to load CanvasKit and fonts from this server, not a CDN.
         assert "flet.noCdn=true" in page.replace(" ", ""), "the page would load CanvasKit from a CDN"
+        # And the browser is told to load nothing from anywhere else (rive_native.js from jsdelivr).
+        assert policy == content_security_policy()
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/tiles/h/5-3.svg", timeout=5) as reply:
             assert reply.read().startswith(b"<svg")
     finally:
