@@ -11,11 +11,35 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorepad.app.table import Table
-from scorepad.rules import PRESETS, SniffError, make_ruleset
+from scorepad.rules import (
+    PRESETS,
+    SniffError,
+    draw_for_the_set,
+    full_set,
+    highest_double_leads,
+    make_ruleset,
+    parse_tile,
+)
 from scorepad.store import StoreError, UnknownMatch
 
 HOME, NEW, TABLE, SHEET, HISTORY = "home", "new", "table", "sheet", "history"
 DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Di")
+
+
+@dataclass
+class FirstSetterDraw:
+    """The optional helper that finds who sets first from the tiles drawn (or the highest doubles).
+
+    ``tiles`` holds what was entered for each seat; ``picking`` is the seat whose
+    tile is being tapped in the helper's picker; ``result`` is the engine's answer
+    and ``error`` its reason for refusing the entries.
+    """
+
+    open: bool = False
+    tiles: list[str] = field(default_factory=lambda: [""] * len(DEFAULT_NAMES))
+    picking: int | None = None
+    result: str | None = None
+    error: str | None = None
 
 
 @dataclass
@@ -30,6 +54,12 @@ class NewMatchForm:
     muggins: bool = False
     partners: bool | None = None
     double_nine: bool = False
+    draw: FirstSetterDraw = field(default_factory=FirstSetterDraw)
+
+    @property
+    def max_pip(self) -> int:
+        """The highest pip of the set these choices play with (6, or 9 with double-nine)."""
+        return 9 if self.double_nine else 6
 
     def options(self) -> dict[str, Any]:
         """The record options (records.md §1) these choices make; preset defaults are left out."""
@@ -143,11 +173,16 @@ class ScorePad:
     def choose_rules(self, name: str) -> None:
         """Pick the preset: smartt, american or jaques."""
         if name in PRESETS:
+            if name != self.form.rules:
+                self.form.draw.result = self.form.draw.error = None
             self.form.rules = name
 
     def choose_players(self, count: int) -> None:
         """Pick two, three or four players; the setter stays a seat that exists."""
         if count in (2, 3, 4):
+            if count != self.form.players:
+                self.form.draw.result = self.form.draw.error = None
+                self.form.draw.picking = None
             self.form.players = count
             self.form.setter = min(self.form.setter, count - 1)
 
@@ -159,6 +194,80 @@ class ScorePad:
         """Pick who sets the first hand."""
         if 0 <= seat < self.form.players:
             self.form.setter = seat
+
+    # -- who sets first: the draw for the set (Smartt §3.1) or the highest double (Jaques) --
+
+    def draw_title(self) -> str:
+        """The helper's name under the chosen rules."""
+        return "Highest double leads" if self.form.rules == "jaques" else "Draw for the set"
+
+    def draw_how(self) -> str:
+        """What the scorer enters in the helper, in one sentence."""
+        if self.form.rules == "jaques":
+            return "Enter each player's highest double (or heaviest tile if none) from the hand dealt."
+        return "Each player draws one tile face down: enter the tile each drew."
+
+    def toggle_draw(self) -> None:
+        """Open or close the helper (closing keeps what was entered)."""
+        self.form.draw.open = not self.form.draw.open
+        self.form.draw.picking = None
+
+    def enter_drawn(self, seat: int, text: str) -> None:
+        """Type the tile ``seat`` drew; an earlier answer no longer applies."""
+        draw = self.form.draw
+        draw.tiles[seat] = text
+        draw.result = draw.error = None
+
+    def pick_drawn_seat(self, seat: int | None) -> None:
+        """Tap tiles for ``seat`` in the helper's picker (None: stop tapping)."""
+        self.form.draw.picking = seat if seat is None or 0 <= seat < self.form.players else None
+
+    def drawn_tiles(self) -> list[tuple[int, int]]:
+        """Every tile of the set, for the helper's picker."""
+        return list(full_set(self.form.max_pip))
+
+    def tap_drawn_tile(self, low: int, high: int) -> None:
+        """The tapped tile is the one the picking seat drew; move on to the next seat without one."""
+        draw = self.form.draw
+        if draw.picking is None:
+            return
+        self.enter_drawn(draw.picking, f"{high}-{low}")
+        empty = [s for s in range(self.form.players) if not draw.tiles[s].strip()]
+        later = [s for s in empty if s > draw.picking]
+        draw.picking = (later or empty or [None])[0]
+
+    def decide_first_setter(self) -> None:
+        """Ask the engine who sets first from the tiles entered; its answer selects that seat.
+
+        The scorer may still pick another setter. Refused entries show the
+        engine's reason and change nothing.
+        """
+        form, draw = self.form, self.form.draw
+        entered = [draw.tiles[s].strip() for s in range(form.players)]
+        try:
+            if form.rules == "jaques":
+                answer = highest_double_leads([[t] for t in entered], max_pip=form.max_pip)
+            else:
+                answer = draw_for_the_set(entered, max_pip=form.max_pip)
+        except SniffError as err:
+            draw.result, draw.error = None, self._whose(entered, str(err))
+            return
+        draw.picking = None
+        if answer.seat is None:
+            draw.result, draw.error = None, answer.reason
+            return
+        form.setter = answer.seat
+        draw.result = f"{form.seated()[answer.seat]} sets first: {answer.reason}"
+        draw.error = None
+
+    def _whose(self, entered: list[str], sentence: str) -> str:
+        """The engine's sentence, naming the first player whose entry it cannot read."""
+        for seat, text in enumerate(entered):
+            try:
+                parse_tile(text, self.form.max_pip)
+            except SniffError:
+                return f"{self.form.seated()[seat]}: {sentence}"
+        return sentence
 
     # -- matches -----------------------------------------------------------------
 

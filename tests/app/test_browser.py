@@ -172,6 +172,17 @@ def test_a_game_won_shows_the_result_and_starts_the_next_game(table: TablePage) 
     assert table.text("turn") == "Bob to set"
 
 
+def test_the_draw_for_the_set_chooses_who_sets(table: TablePage) -> None:
+    table.tap("new-match")
+    table.tap("draw-for-set")
+    table.fill("drawn-0", "1-2")
+    table.fill("drawn-1", "6-6")
+    table.tap("draw-decide")
+    table.wait_contains("draw-result", "Bob sets first")
+    table.tap("start-match")
+    table.wait_text("turn", "Bob to set")
+
+
 def test_a_reload_and_a_server_restart_mid_hand_lose_nothing(table: TablePage, server: AppServer) -> None:
     start(table)
     for tile, at in GO_OUT_HAND[:5]:

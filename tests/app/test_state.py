@@ -448,3 +448,100 @@ def test_every_tile_of_the_set_is_in_the_picker(store: Store, players: int) -> N
     nine = new_table(store, players=players, double_nine=True).table
     assert nine is not None
     assert len(nine.tiles()) == 55
+
+
+class TestWhoSetsFirst:
+    """The draw-for-the-set helper: the engine decides, the form selects, the scorer may overrule."""
+
+    def test_the_draw_for_the_set_selects_the_heaviest_tile(self, store: Store) -> None:
+        pad = ScorePad(store)
+        pad.new_match()
+        pad.choose_players(3)
+        assert pad.draw_title() == "Draw for the set"
+        pad.toggle_draw()
+        assert pad.form.draw.open
+        for seat, tile in enumerate(("6-4", "5-5", "2-1")):
+            pad.enter_drawn(seat, tile)
+        pad.decide_first_setter()
+        draw = pad.form.draw
+        assert draw.error is None
+        # Smartt §3.1: 6-4 and 5-5 both total 10; the higher single value, 6, wins.
+        assert pad.form.setter == 0
+        assert draw.result is not None and draw.result.startswith("Ann sets first")
+        assert "highest single value (6)" in draw.result and "§3.1" in draw.result
+        pad.choose_setter(2)
+        pad.start_match()
+        assert pad.table is not None and pad.table.turn_words() == "Cy to set", "the scorer may still choose"
+
+    def test_a_bad_or_repeated_tile_shows_the_engine_sentence_and_changes_nothing(self, store: Store) -> None:
+        pad = ScorePad(store)
+        pad.choose_setter(1)
+        pad.toggle_draw()
+        pad.enter_drawn(0, "6-4")
+        pad.enter_drawn(1, "7-1")
+        pad.decide_first_setter()
+        assert pad.form.draw.error == "Bob: 7-1 is not in a double-six set"
+        assert pad.form.draw.result is None and pad.form.setter == 1
+        pad.enter_drawn(1, "4-6")
+        pad.decide_first_setter()
+        assert pad.form.draw.error == "4-6 is named twice; every tile is in the set once"
+        assert pad.form.setter == 1
+        pad.enter_drawn(1, "")
+        pad.decide_first_setter()
+        assert pad.form.draw.error is not None and pad.form.draw.error.startswith("Bob: a tile is written like")
+        pad.enter_drawn(1, "0-0")
+        assert pad.form.draw.error is None, "a new entry clears the old complaint"
+        pad.decide_first_setter()
+        assert pad.form.setter == 0
+
+    def test_double_nine_tiles_are_read_in_a_double_nine_set(self, store: Store) -> None:
+        pad = ScorePad(store)
+        pad.form.double_nine = True
+        pad.enter_drawn(0, "9-8")
+        pad.enter_drawn(1, "6-6")
+        pad.decide_first_setter()
+        assert pad.form.setter == 0 and pad.form.draw.error is None
+        assert len(pad.drawn_tiles()) == 55
+
+    def test_under_jaques_the_highest_double_leads(self, store: Store) -> None:
+        pad = ScorePad(store)
+        pad.choose_rules("jaques")
+        pad.choose_players(3)
+        assert pad.draw_title() == "Highest double leads"
+        for seat, tile in enumerate(("6-5", "2-2", "4-4")):
+            pad.enter_drawn(seat, tile)
+        pad.decide_first_setter()
+        assert pad.form.setter == 2
+        assert pad.form.draw.result is not None and "highest double, 4-4" in pad.form.draw.result
+        for seat, tile in enumerate(("6-3", "5-4", "1-0")):
+            pad.enter_drawn(seat, tile)
+        pad.decide_first_setter()
+        assert pad.form.setter == 0 and "heaviest tile" in (pad.form.draw.result or "")
+
+    def test_tapped_tiles_fill_the_seats_in_turn(self, store: Store) -> None:
+        pad = ScorePad(store)
+        pad.choose_players(3)
+        pad.toggle_draw()
+        pad.pick_drawn_seat(1)
+        pad.tap_drawn_tile(3, 5)
+        assert pad.form.draw.tiles[:3] == ["", "5-3", ""]
+        assert pad.form.draw.picking == 2, "on to the next seat without a tile"
+        pad.tap_drawn_tile(1, 1)
+        assert pad.form.draw.picking == 0, "then back round to the first"
+        pad.tap_drawn_tile(0, 6)
+        assert pad.form.draw.picking is None
+        pad.decide_first_setter()
+        assert pad.form.setter == 1
+
+    def test_changing_the_rules_or_players_drops_an_old_answer(self, store: Store) -> None:
+        pad = ScorePad(store)
+        pad.enter_drawn(0, "1-1")
+        pad.enter_drawn(1, "2-2")
+        pad.decide_first_setter()
+        assert pad.form.draw.result and pad.form.setter == 1
+        pad.choose_rules("american")
+        assert pad.form.draw.result is None and pad.form.setter == 1
+        pad.choose_players(3)
+        pad.enter_drawn(2, "0-1")
+        pad.decide_first_setter()
+        assert pad.form.setter == 1

@@ -231,3 +231,67 @@ async def test_every_identifier_of_the_issue_appears_where_it_should(store: Stor
         "remaining-0", "remaining-1", "settle", "hand-result", "next-hand", "game-result", "next-game",
     } | {f"tile-{a}-{b}" for a in range(7) for b in range(a, 7)}
     assert required - seen == set()
+
+
+async def test_the_draw_for_the_set_picks_the_first_setter(store: Store) -> None:
+    wired = await Wired(store).open()
+    await wired.tap("new-match")
+    assert wired.exists("draw-for-set") and not wired.exists("drawn-0"), "the helper starts folded"
+    await wired.tap("draw-for-set")
+    assert wired.exists("drawn-0") and wired.exists("drawn-1") and not wired.exists("drawn-2")
+    await wired.type("drawn-0", "2-3")
+    await wired.type("drawn-1", "9-9")
+    await wired.tap("draw-decide")
+    assert wired.text("draw-error") == "Bob: 9-9 is not in a double-six set"
+    assert not wired.exists("draw-result")
+    assert isinstance(wired.find("first-setter-0").content, ft.FilledButton), "nothing changed"
+    # Tapping instead of typing: Bob drew 6-5.
+    await wired.tap("drawn-tiles-1")
+    assert len([i for i in wired.identified() if i.startswith("drawn-tile-")]) == 28
+    await wired.tap("drawn-tile-5-6")
+    assert not wired.exists("drawn-tile-5-6"), "both seats have a tile: the picker folds away"
+    assert wired.find("drawn-1").content.value == "6-5"
+    assert not wired.exists("draw-error")
+    await wired.tap("draw-decide")
+    assert wired.text("draw-result").startswith("Bob sets first: seat 1 sets: the heaviest tile (11 pips)")
+    assert isinstance(wired.find("first-setter-1").content, ft.FilledButton)
+    assert isinstance(wired.find("first-setter-0").content, ft.OutlinedButton)
+    await wired.tap("start-match")
+    assert wired.text("turn") == "Bob to set"
+    wired.close()
+
+
+async def test_under_jaques_the_helper_asks_for_the_highest_doubles(store: Store) -> None:
+    wired = await Wired(store).open()
+    await wired.tap("new-match")
+    await wired.tap("rules-jaques")
+    assert "Highest double leads" in _words(wired.find("draw-for-set"))
+    await wired.tap("draw-for-set")
+    await wired.type("drawn-0", "3-3")
+    await wired.type("drawn-1", "5-5")
+    await wired.tap("draw-decide")
+    assert "highest double, 5-5" in wired.text("draw-result")
+    await wired.tap("first-setter-0")
+    await wired.tap("start-match")
+    assert wired.text("turn") == "Ann to set", "the scorer may overrule the helper"
+    wired.close()
+
+
+async def test_the_helper_controls_are_labelled_and_big_enough(store: Store) -> None:
+    wired = await Wired(store).open()
+    await wired.tap("new-match")
+    await wired.tap("draw-for-set")
+    await wired.tap("drawn-tiles-0")
+    await wired.type("drawn-1", "x")
+    await wired.tap("draw-decide")
+    found = {i: s for i, s in wired.identified().items() if i.startswith("draw")}
+    assert {"draw-for-set", "drawn-0", "drawn-1", "drawn-tiles-0", "drawn-tile-0-0", "draw-decide",
+            "draw-error"} <= set(found)
+    for identifier, semantics in found.items():
+        inner = semantics.content
+        assert semantics.label or _words(inner), f"{identifier} has no readable label"
+        if getattr(inner, "on_click", None) or isinstance(inner, ft.Button):
+            assert (inner.height or 0) >= 48, f"{identifier} is {inner.height} px high"
+            if isinstance(inner, ft.Container):
+                assert (inner.width or 0) >= 48, f"{identifier} is {inner.width} px wide"
+    wired.close()

@@ -7,7 +7,7 @@ from typing import Any
 
 import flet as ft
 
-from scorepad.app.components.common import button, card, heading, ident, note, wrap_row
+from scorepad.app.components.common import TOUCH, button, card, heading, ident, note, tappable, tile_face, wrap_row
 from scorepad.app.components.table_screen import message_bar
 from scorepad.app.state import ScorePad
 
@@ -57,8 +57,84 @@ def home_screen(pad: ScorePad, act: Act, header: ft.Control) -> ft.Control:
     )
 
 
+def draw_helper(pad: ScorePad, act: Act) -> list[ft.Control]:
+    """The optional helper that asks the engine who sets first: its button, and when open its fields."""
+    draw = pad.form.draw
+    toggle = button(
+        "draw-for-set",
+        pad.draw_title(),
+        act(pad.toggle_draw),
+        icon=ft.Icons.CASINO,
+        kind="filled" if draw.open else "outlined",
+    )
+    if not draw.open:
+        return [toggle]
+    jaques = pad.form.rules == "jaques"
+    rows: list[ft.Control] = [toggle, ft.Text(pad.draw_how(), size=13)]
+    for seat, name in enumerate(pad.form.seated()):
+        tapping = draw.picking == seat
+        field = ident(
+            f"drawn-{seat}",
+            ft.TextField(
+                label=f"{name}'s {'double or heaviest tile' if jaques else 'tile'} (e.g. 6-4)",
+                value=draw.tiles[seat],
+                width=230,
+                on_change=lambda e, s=seat: act(pad.enter_drawn, s, e.control.value or "")(),
+            ),
+        )
+        tap = button(
+            f"drawn-tiles-{seat}",
+            "Done" if tapping else "Tap the tile",
+            act(pad.pick_drawn_seat, None if tapping else seat),
+            kind="filled" if tapping else "outlined",
+        )
+        rows.append(wrap_row([field, tap]))
+    if draw.picking is not None:
+        rows.append(_drawn_picker(pad, act))
+    rows.append(button("draw-decide", "Who sets first?", act(pad.decide_first_setter), kind="tonal"))
+    if draw.error:
+        rows.append(note(draw.error, identifier="draw-error", size=13, color=ft.Colors.ERROR))
+    if draw.result:
+        rows.append(note(draw.result, identifier="draw-result", size=13))
+    return rows
+
+
+def _drawn_picker(pad: ScorePad, act: Act) -> ft.Control:
+    """Every tile of the set: tap the one the picking seat drew."""
+    draw = pad.form.draw
+    assert draw.picking is not None
+    entered = {t.strip() for t in draw.tiles[: pad.form.players]}
+    size = 18 if pad.form.max_pip == 6 else 15
+    keys: list[ft.Control] = []
+    for low, high in pad.drawn_tiles():
+        name = f"{low}-{high}"
+        chosen = name in entered or f"{high}-{low}" in entered
+        keys.append(
+            tappable(
+                f"drawn-tile-{name}",
+                ft.Container(
+                    content=tile_face(low, high, flat=False, size=size, label=None),
+                    width=TOUCH,
+                    height=max(TOUCH, 2 * size + 8),
+                    alignment=ft.Alignment.CENTER,
+                    border=ft.Border.all(3, ft.Colors.PRIMARY) if chosen else None,
+                    border_radius=8,
+                    on_click=lambda _e, a=low, b=high: act(pad.tap_drawn_tile, a, b)(),
+                    ink=True,
+                ),
+                label=f"tile {name}{', entered' if chosen else ''}",
+            )
+        )
+    who = pad.form.seated()[draw.picking]
+    return ft.Column([ft.Text(f"Tap the tile {who} drew", size=13), wrap_row(keys, spacing=4)], tight=True)
+
+
 def new_match_screen(
-    pad: ScorePad, act: Act, on_name: Callable[[int, str], None], on_target: Callable[[str], None], header: ft.Control
+    pad: ScorePad,
+    act: Act,
+    on_name: Callable[[int, str], None],
+    on_target: Callable[[str], None],
+    header: ft.Control,
 ) -> ft.Control:
     """Rules, players and names, who sets first, options; Start works at once with the defaults."""
     form = pad.form
@@ -154,10 +230,13 @@ def new_match_screen(
                 heading("Who sets the first hand"),
                 setters,
                 ft.Text(
-                    "Smartt §3.1: each player draws a tile; the higher total sets "
+                    "Jaques: the highest double in the hands dealt leads (else the heaviest tile)."
+                    if form.rules == "jaques"
+                    else "Smartt §3.1: each player draws a tile; the higher total sets "
                     "(a tie goes to the higher single value, else draw again).",
                     size=12,
                 ),
+                *draw_helper(pad, act),
             ),
             card(heading("Options"), wrap_row(options)),
             note(form.describe(), identifier="rules-summary", size=13),
