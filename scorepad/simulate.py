@@ -109,14 +109,15 @@ def _play_hand(
     while hand.how == IN_PROGRESS:
         seat = hand.turn
         hand_tiles = held[seat]
-        moves = [(t, pos) for t in hand_tiles for pos, v in ends.items() if v == t[0] or v == t[1]]
+        open_now = tuple(ends.items())
+        moves = [(t, pos) for t in hand_tiles for pos, v in open_now if v in t]
         if not moves:
             drawn, may_draw = 0, hand.drawable
             while not moves and drawn < may_draw:
                 tile = boneyard.pop()
                 hand_tiles.append(tile)
                 drawn += 1
-                moves = [(tile, pos) for pos, v in ends.items() if v == tile[0] or v == tile[1]]
+                moves = [(tile, pos) for pos, v in open_now if v in tile]
             if drawn:
                 tiles_drawn += drawn
                 hand.apply(Draw(drawn))

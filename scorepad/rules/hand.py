@@ -454,11 +454,14 @@ class HandState:
                     raise IllegalEventError(f"seat {seat} holds {held} tiles, but {len(entry)} are listed")
                 total = 0
                 for item in entry:
-                    try:
-                        tile = parse_tile(item, rules.max_pip)
-                    except SniffError as err:
-                        raise IllegalEventError(f"seat {seat}: {err}") from None
-                    tile_key = key(*tile)
+                    known = _FAST_TILES.get(item) if rules.max_pip == 6 and type(item) is str else None
+                    if known is None:
+                        try:
+                            tile = parse_tile(item, rules.max_pip)
+                        except SniffError as err:
+                            raise IllegalEventError(f"seat {seat}: {err}") from None
+                        known = (tile, key(*tile), f"{tile[0]}-{tile[1]}")
+                    tile, tile_key, _ = known
                     if tile_key in self.played:
                         raise IllegalEventError(f"seat {seat} lists {item}, which has been played")
                     if tile_key in listed:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from scorepad.rules.rulesets import RuleSet
 
@@ -22,14 +23,18 @@ def round5(pips: int) -> int:
 
 @dataclass(frozen=True)
 class Settlement:
-    """What a finished hand pays: an award to one side, or a debit per seat."""
+    """What a finished hand pays: an award to one side, or a debit per seat.
+
+    ``steps`` explains it in words; they are written only when someone reads them.
+    """
 
     how: str
     pips: tuple[int, ...]
+    rules: RuleSet = field(repr=False, compare=False)
+    out_by: int | None = None
     award: int | None = None
     to: int | None = None
     debits: tuple[int, ...] | None = None
-    steps: list[str] = field(default_factory=list)
 
     def deltas(self, rules: RuleSet) -> list[int]:
         """The change this settlement makes to each side's score."""
@@ -41,6 +46,35 @@ class Settlement:
                 out[rules.side_of(seat)] -= debit
         return out
 
+    @cached_property
+    def steps(self) -> list[str]:
+        """The settlement step by step: whose pips, the rounding, who scores."""
+        rules, pips = self.rules, self.pips
+        if self.debits is not None:
+            return [
+                f"seat {seat}: {p} pips rounds to {d}, taken off side {rules.side_of(seat)}"
+                for seat, (p, d) in enumerate(zip(pips, self.debits, strict=True))
+                if p
+            ]
+        if self.how == "out":
+            side = rules.side_of(self.out_by or 0)
+            paying = [seat for seat in range(rules.players) if rules.side_of(seat) != side]
+            total = sum(pips[seat] for seat in paying)
+            terms = " + ".join(str(pips[s]) for s in paying)
+            held = f"opponents hold {terms} = {total} pips" if len(paying) > 1 else f"opponent holds {total} pips"
+            return [held, f"{total} rounds to {self.award}", f"side {side} scores {self.award}"]
+        side_pips = _side_pips(rules, list(pips))
+        steps = ["pips by side: " + ", ".join(f"side {s} {p}" for s, p in enumerate(side_pips))]
+        if self.to is None:
+            return [*steps, "a tie for the lowest total: nobody scores"]
+        total = sum(p for side, p in enumerate(side_pips) if side != self.to)
+        return [
+            *steps,
+            f"side {self.to} has the lowest total and takes the others' {total} pips",
+            f"{total} rounds to {self.award}",
+            f"side {self.to} scores {self.award}",
+        ]
+
 
 def settle_hand(rules: RuleSet, how: str, pips: list[int], out_by: int | None) -> Settlement:
     """Settle a hand that ended by going out (``out_by`` seat) or by a block.
@@ -51,59 +85,31 @@ def settle_hand(rules: RuleSet, how: str, pips: list[int], out_by: int | None) -
     lowest pays nothing. The american rule rounds each seat's own pips and
     debits them from its side.
     """
+    held = tuple(pips)
     if rules.settlement == "debit":
-        return _debits(rules, how, pips)
+        # American 'End and settle a round': every hand is rounded on its own, partners too.
+        return Settlement(how, held, rules, out_by, debits=tuple(round5(p) for p in pips))
     if how == "out":
         assert out_by is not None
-        return _go_out_award(rules, pips, out_by)
-    return _block_award(rules, pips)
-
-
-def _debits(rules: RuleSet, how: str, pips: list[int]) -> Settlement:
-    # American 'End and settle a round': every hand is rounded on its own, partners too.
-    debits = tuple(round5(p) for p in pips)
-    steps = [
-        f"seat {seat}: {p} pips rounds to {d}, taken off side {rules.side_of(seat)}"
-        for seat, (p, d) in enumerate(zip(pips, debits, strict=True))
-        if p
-    ]
-    return Settlement(how=how, pips=tuple(pips), debits=debits, steps=steps)
-
-
-def _go_out_award(rules: RuleSet, pips: list[int], out_by: int) -> Settlement:
-    side = rules.side_of(out_by)
-    # Smartt §9.1 and the three/four-player rules: only the opponents' pips are paid.
-    paying = [seat for seat in range(rules.players) if rules.side_of(seat) != side]
-    total = sum(pips[seat] for seat in paying)
-    award = round5(total)
-    terms = " + ".join(str(pips[s]) for s in paying)
-    steps = [
-        f"opponents hold {terms} = {total} pips" if len(paying) > 1 else f"opponent holds {total} pips",
-        f"{total} rounds to {award}",
-        f"side {side} scores {award}",
-    ]
-    return Settlement(how="out", pips=tuple(pips), award=award, to=side, steps=steps)
-
-
-def _block_award(rules: RuleSet, pips: list[int]) -> Settlement:
-    side_pips = [sum(pips[s] for s in rules.seats_of(side)) for side in range(rules.sides)]
+        side = rules.side_of(out_by)
+        # Smartt §9.1 and the three/four-player rules: only the opponents' pips are paid.
+        total = sum(p for seat, p in enumerate(pips) if rules.side_of(seat) != side)
+        return Settlement(how, held, rules, out_by, award=round5(total), to=side)
+    side_pips = _side_pips(rules, pips)
     lowest = min(side_pips)
     low_sides = [side for side, p in enumerate(side_pips) if p == lowest]
-    steps = ["pips by side: " + ", ".join(f"side {s} {p}" for s, p in enumerate(side_pips))]
     if len(low_sides) > 1:
         # Smartt §9.2: equal lowest totals score nothing.
-        steps.append("a tie for the lowest total: nobody scores")
-        return Settlement(how="blocked", pips=tuple(pips), award=0, to=None, steps=steps)
+        return Settlement(how, held, rules, out_by, award=0, to=None)
     winner = low_sides[0]
     # Smartt §9.2: the lowest takes the others' full total, not the difference.
     total = sum(p for side, p in enumerate(side_pips) if side != winner)
-    award = round5(total)
-    steps += [
-        f"side {winner} has the lowest total and takes the others' {total} pips",
-        f"{total} rounds to {award}",
-        f"side {winner} scores {award}",
-    ]
-    return Settlement(how="blocked", pips=tuple(pips), award=award, to=winner, steps=steps)
+    return Settlement(how, held, rules, out_by, award=round5(total), to=winner)
+
+
+def _side_pips(rules: RuleSet, pips: list[int]) -> list[int]:
+    """Each side's remaining pips (partners added together)."""
+    return [sum(pips[s] for s in rules.seats_of(side)) for side in range(rules.sides)]
 
 
 def game_points_for(loser_score: int) -> int:
