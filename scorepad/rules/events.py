@@ -148,7 +148,7 @@ class Void(NamedTuple):
 
 Event = Play | Draw | Pass | Muggins | Renege | Adjust | Void
 
-_KINDS = ("play", "draw", "pass", "muggins", "renege", "adjust", "void")
+_KIND_SET = frozenset(("play", "draw", "pass", "muggins", "renege", "adjust", "void"))
 _ALLOWED_KEYS = {
     "play": {"play", "at", "by", "call", "fix"},
     "draw": {"draw", "by"},
@@ -168,16 +168,16 @@ def event_from_dict(obj: object) -> Event:
     """
     if not isinstance(obj, dict):
         raise IllegalEventError(f'an event must be an object such as {{"play": "5-3"}}, not {obj!r}')
-    kinds = [k for k in _KINDS if k in obj]
+    kinds = _KIND_SET.intersection(obj)
     if len(kinds) != 1:
         named = ", ".join(repr(k) for k in obj) or "nothing"
         raise IllegalEventError(
             f"an event names exactly one of play, draw, pass, muggins, renege, adjust, void; this one has {named}"
         )
-    kind = kinds[0]
-    extra = set(obj) - _ALLOWED_KEYS[kind]
-    if extra:
-        raise IllegalEventError(f"a {kind} event does not take " + ", ".join(repr(k) for k in sorted(extra)))
+    (kind,) = kinds
+    if not _ALLOWED_KEYS[kind].issuperset(obj):
+        extra = set(obj) - _ALLOWED_KEYS[kind]
+        raise IllegalEventError(f"a {kind} event does not take " + ", ".join(sorted(repr(k) for k in extra)))
     by = _optional_seat(obj, "by")
     if kind == "play":
         tile = obj["play"]
