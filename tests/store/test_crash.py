@@ -133,8 +133,11 @@ def _integrity(db_path: Path) -> str:
         return conn.execute("PRAGMA integrity_check").fetchone()[0]
 
 
-def _kill_writers(db: str, trials: int, *, integrity: Callable[[], None]) -> None:
-    """``trials`` writers killed at random moments; every check after each, then write on."""
+def _kill_writers(db: str, trials: int, *, integrity: Callable[[], None], writer_db: str | None = None) -> None:
+    """``trials`` writers killed at random moments; every check after each, then write on.
+
+    The writers use ``writer_db`` (default ``db``), the checks ``db``.
+    """
     rng = random.Random(20261130)
     checker: Store | None = None
     highest = 0
@@ -148,7 +151,7 @@ def _kill_writers(db: str, trials: int, *, integrity: Callable[[], None]) -> Non
         # time, while it creates the schema).
         before_ready = trial % 10 == 0
         delay = rng.uniform(0, 0.02) if before_ready else rng.uniform(0, 0.12)
-        acks = _run_trial(db, seed=trial, delay=delay, before_ready=before_ready)
+        acks = _run_trial(writer_db or db, seed=trial, delay=delay, before_ready=before_ready)
         assert not [line for line in acks if line.startswith("error")], acks[-3:]
         writes += sum(1 for line in acks if line != "ready")
         integrity()
@@ -179,7 +182,41 @@ def test_sigkill_at_random_moments(tmp_path: Path) -> None:
     assert time.monotonic() - started < 90
 
 
+WRITER_APP = "scorepad-crash-writer"
+
+
 @pytest.mark.postgres
 def test_sigkill_on_postgresql(pg_url: str) -> None:
-    """The same on PostgreSQL, fewer trials: a killed client's transaction is rolled back."""
-    _kill_writers(pg_url, 30, integrity=lambda: None)
+    """The same on PostgreSQL, fewer trials: a killed client's transaction is rolled back.
+
+    A COMMIT that reached the server before the kill still completes there, a
+    moment after the client is gone; so each check first ends the killed
+    writer's server session (the writers connect under their own application
+    name), then reads a settled database.
+    """
+    from sqlalchemy import create_engine, text
+
+    monitor = create_engine(pg_url)
+
+    def writer_sessions_ended() -> None:
+        # A session left behind (for instance waiting on a lock, where the server does
+        # not notice its client is gone) is ended as the server would end it; a COMMIT
+        # it had received is atomic either way, and every acknowledged write was
+        # acknowledged only after its COMMIT returned.
+        deadline = time.monotonic() + 15
+        with monitor.connect() as conn:
+            conn.execute(
+                text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = :app"),
+                {"app": WRITER_APP},
+            )
+            while conn.execute(
+                text("SELECT count(*) FROM pg_stat_activity WHERE application_name = :app"), {"app": WRITER_APP}
+            ).scalar_one():
+                assert time.monotonic() < deadline, "a killed writer's session did not end"
+                time.sleep(0.01)
+
+    writer_url = pg_url + ("&" if "?" in pg_url else "?") + f"application_name={WRITER_APP}"
+    try:
+        _kill_writers(pg_url, 30, integrity=writer_sessions_ended, writer_db=writer_url)
+    finally:
+        monitor.dispose()
