@@ -11,6 +11,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from scorepad.gc_pause import cyclic_gc_paused
 from scorepad.rules import Draw, MatchState, Muggins, Pass, Play, make_ruleset
 from scorepad.rules.hand import BLOCKED, IN_PROGRESS, OUT, HandState
 from scorepad.rules.tiles import full_set
@@ -71,6 +72,16 @@ def simulate(
     deck = list(full_set(ruleset.max_pip))
     work = Workload()
     started = time.perf_counter()
+    with cyclic_gc_paused():  # thousands of hands of acyclic objects: see scorepad.gc_pause
+        _play_hands(rng, match, deck, hands, work)
+    _tally(work, match)
+    work.seconds = time.perf_counter() - started
+    return match, work
+
+
+def _play_hands(rng: random.Random, match: MatchState, deck: list[tuple[int, int]], hands: int, work: Workload) -> None:
+    """Deal and play ``hands`` hands in a row, each through ``_play_hand``."""
+    ruleset, players = match.rules, match.rules.players
     for _ in range(hands):
         nxt = match.next_setter()
         setter = nxt.default
@@ -86,9 +97,6 @@ def simulate(
         work.ends[hand.how] = work.ends.get(hand.how, 0) + 1
         if hand.winner() is not None:
             work.games += 1
-    _tally(work, match)
-    work.seconds = time.perf_counter() - started
-    return match, work
 
 
 def _play_hand(

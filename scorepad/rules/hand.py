@@ -78,7 +78,8 @@ class HandState:
         self.boneyard = rules.boneyard_size
         self.played: set[tuple[int, int]] = set()
         self.layout = Layout(sniff_rule=rules.sniff, long_sides_first=rules.long_sides_first)
-        self.events: list[Event] = []
+        # Each event as (kind, *fields), a plain tuple: see ``events`` for why.
+        self._events: list[tuple] = []
         # One account per event. A play's flags are a tuple, so that an account holds only
         # immutable values and the garbage collector need not keep scanning a long match.
         self.outcomes: list[dict[str, Any]] = []
@@ -95,6 +96,15 @@ class HandState:
         self.settlement: Settlement | None = None
 
     # -- reading ---------------------------------------------------------------
+
+    @property
+    def events(self) -> list[Event]:
+        """The events applied so far, in order.
+
+        They are kept as plain tuples, which the garbage collector stops
+        tracking (it never stops tracking a named tuple), and rebuilt here.
+        """
+        return [_KINDS[kept[0]]._make(kept[1:]) for kept in self._events]
 
     @property
     def started(self) -> bool:
@@ -207,11 +217,11 @@ class HandState:
         Returns the referee's account of the event. Raises IllegalEventError
         with one plain sentence when the rules refuse it; the hand is unchanged.
         """
-        handler = _HANDLERS.get(type(event))
-        if handler is None:
+        kind = _KIND_INDEX.get(type(event))
+        if kind is None:
             raise IllegalEventError(f"not an event: {event!r}")
-        outcome = handler(self, event)
-        self.events.append(event)
+        outcome = _HANDLERS[kind](self, event)
+        self._events.append((kind, *event))
         self.outcomes.append(outcome)
         return outcome
 
@@ -489,12 +499,14 @@ class HandState:
         return totals
 
 
-_HANDLERS = {
-    Play: HandState._play,
-    Draw: HandState._draw,
-    Pass: HandState._pass,
-    Muggins: HandState._muggins,
-    Renege: HandState._renege,
-    Adjust: HandState._adjust,
-    Void: HandState._void,
-}
+_KINDS: tuple[type, ...] = (Play, Draw, Pass, Muggins, Renege, Adjust, Void)
+_KIND_INDEX = {kind: index for index, kind in enumerate(_KINDS)}
+_HANDLERS = (
+    HandState._play,
+    HandState._draw,
+    HandState._pass,
+    HandState._muggins,
+    HandState._renege,
+    HandState._adjust,
+    HandState._void,
+)

@@ -44,13 +44,13 @@ class Layout:
     """
 
     __slots__ = (
+        "_arms",
         "_count",
         "_ends",
         "_ends_view",
+        "_placed",
         "_points",
-        "arms",
         "long_sides_first",
-        "placements",
         "set_tile",
         "sniff_at",
         "sniff_index",
@@ -65,8 +65,10 @@ class Layout:
         self.sniff_value: int | None = None
         self.sniff_at: str | None = None
         self.sniff_index = -1
-        self.arms: dict[str, list[Placement]] = {p: [] for p in POSITIONS}
-        self.placements: list[Placement] = []
+        # Placements are kept as plain tuples (the fields of Placement): the garbage
+        # collector stops tracking a plain tuple of plain values, but never a named tuple.
+        self._arms: dict[str, list[tuple]] = {p: [] for p in POSITIONS}
+        self._placed: list[tuple] = []
         self._count = 0
         self._ends: dict[str, int] = {}
         self._ends_view: MappingProxyType[str, int] = MappingProxyType(self._ends)
@@ -74,6 +76,16 @@ class Layout:
         self._points = dict.fromkeys(POSITIONS, 0)
 
     # -- reading ---------------------------------------------------------------
+
+    @property
+    def placements(self) -> list[Placement]:
+        """Every tile on the table, in the order laid."""
+        return [Placement._make(t) for t in self._placed]
+
+    @property
+    def arms(self) -> dict[str, list[Placement]]:
+        """The tiles of each arm (left, right, up, down), from the set or the Sniff outwards."""
+        return {pos: [Placement._make(t) for t in arm] for pos, arm in self._arms.items()}
 
     @property
     def board_count(self) -> int:
@@ -153,8 +165,8 @@ class Layout:
         outer = b if a == value else a
         double = a == b
         becomes_sniff = double and self.sniff_rule and self.sniff_value is None
-        placed = Placement((a, b) if a <= b else (b, a), at, value, outer, double, becomes_sniff)
-        arm = self.arms[at]
+        placed = ((a, b) if a <= b else (b, a), at, value, outer, double, becomes_sniff)
+        arm = self._arms[at]
         if becomes_sniff:
             # Smartt §6: the first double is the Sniff wherever it falls; laid on an
             # arm, its near long side is covered and its far long side goes on that arm.
@@ -162,21 +174,21 @@ class Layout:
             self.sniff_at = at
             self.sniff_index = len(arm)
         arm.append(placed)
-        self.placements.append(placed)
+        self._placed.append(placed)
         points = self._points
         points[at] = 0 if becomes_sniff else (2 * outer if double else outer)
         set_a, set_b = self.set_tile
         if set_a == set_b and self.sniff_at != "set" and (at == "left" or at == "right"):
             # All Fives: a double set with one side covered is an ordinary double at the other end.
             other = "right" if at == "left" else "left"
-            if not self.arms[other]:
+            if not self._arms[other]:
                 points[other] = 2 * set_a
         self._count = points["left"] + points["right"] + points["up"] + points["down"] + self._sniff_points()
         ends[at] = outer
         if self.sniff_value is not None and "up" not in ends and self._short_ends_open():
             # The short ends open now (Smartt §6: once both long sides are covered).
             ends["up"] = ends["down"] = self.sniff_value
-        return placed
+        return Placement._make(placed)
 
     def _lay_set(self, tile: tuple[int, int]) -> Placement:
         a, b = tile
@@ -185,7 +197,7 @@ class Layout:
         if double and self.sniff_rule:
             self.sniff_value, self.sniff_at = a, "set"
         placed = Placement(key(a, b), "set", a, b, double, double and self.sniff_rule)
-        self.placements.append(placed)
+        self._placed.append(tuple(placed))
         if self.sniff_at != "set":
             self._points["left"], self._points["right"] = a, b  # Smartt §7.1: the set alone counts both ends
         self._count = self._points["left"] + self._points["right"] + self._sniff_points()
@@ -199,9 +211,9 @@ class Layout:
 
     def _long_sides_covered(self) -> bool:
         if self.sniff_at == "set":
-            return bool(self.arms["left"]) and bool(self.arms["right"])
+            return bool(self._arms["left"]) and bool(self._arms["right"])
         if self.sniff_at in LINE:
-            return len(self.arms[self.sniff_at]) > self.sniff_index + 1
+            return len(self._arms[self.sniff_at]) > self.sniff_index + 1
         return False
 
     def _short_ends_open(self) -> bool:
@@ -211,7 +223,7 @@ class Layout:
 
     def _sniff_open_sides(self) -> tuple[int, int]:
         """How many of the Sniff's long sides and short ends are still uncovered."""
-        arms = self.arms
+        arms = self._arms
         short_open = (not arms["up"]) + (not arms["down"])
         if self.sniff_at == "set":
             return (not arms["left"]) + (not arms["right"]), short_open
@@ -231,9 +243,9 @@ class Layout:
             return []
         parts: list[tuple[str, int]] = []
         for pos in POSITIONS:
-            arm = self.arms[pos]
+            arm = self._arms[pos]
             if arm:
-                last = arm[-1]
+                last = Placement._make(arm[-1])
                 if last.sniff:
                     continue  # the Sniff at the end of its arm is counted below
                 if last.double:
@@ -256,7 +268,7 @@ class Layout:
         a, b = self.set_tile
         value = a if pos == "left" else b
         other = "right" if pos == "left" else "left"
-        if a == b and self.arms[other]:
+        if a == b and self._arms[other]:
             # All Fives: a double set with one side covered is an ordinary double at an end.
             return (f"{pos} double {value}-{value}", 2 * value)
         return (f"{pos} {value}", value)

@@ -13,12 +13,10 @@ The loser gets ``StoreConflict`` and nothing of its write is stored.
 
 from __future__ import annotations
 
-import gc
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -26,6 +24,7 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from scorepad.gc_pause import cyclic_gc_paused
 from scorepad.rules import (
     Event,
     IllegalEventError,
@@ -83,23 +82,6 @@ class _Change:
     state: MatchState
     action: str
     log: FoldedLog | None = None
-
-
-@contextmanager
-def _cyclic_gc_paused() -> Iterator[None]:
-    """Hold off the cyclic garbage collector while many small objects are made.
-
-    Decoding 10,000 listing lines allocates some 100,000 acyclic objects,
-    enough to set off several full collections that double the listing's
-    time; reference counting frees them all the same.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 class Store:
@@ -191,12 +173,12 @@ class Store:
         """
         # A rebuild makes thousands of short-lived objects; without the pause a full
         # collection lands in about one resume in seven and triples its time.
-        with self._lock, _cyclic_gc_paused():
+        with self._lock, cyclic_gc_paused():
             return self._view(match_id, device).state
 
     def list_matches(self) -> list[MatchSummary]:
         """Every stored match, newest first, from the listing cache."""
-        with _cyclic_gc_paused(), session_scope(self._reader) as session:
+        with cyclic_gc_paused(), session_scope(self._reader) as session:
             rows = repo.listing_caches(session=session)
             return [summary_from_cache(match_id, cache) for match_id, cache in rows]
 
