@@ -29,11 +29,6 @@ class Placement(NamedTuple):
     double: bool
     sniff: bool
 
-    @property
-    def written(self) -> str:
-        """The tile as ``inner-outer`` (the set as ``left-right``)."""
-        return text((self.inner, self.outer))
-
 
 class Layout:
     """The tiles on the table and what the open ends count.
