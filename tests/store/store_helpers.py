@@ -9,9 +9,9 @@ from typing import Any
 from scorepad.store import Store
 from scorepad.store.models import metadata
 
-# The spec's examples beside the checkout; tests/data holds copies for CI.
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "spec" / "examples"
+# The contract's examples (copied from shared/spec into tests/data/contract) and the golden records.
 DATA = Path(__file__).resolve().parents[1] / "data"
+EXAMPLES = DATA / "contract"
 
 
 def example_records() -> list[Path]:

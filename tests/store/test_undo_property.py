@@ -14,8 +14,7 @@ from scorepad.store import NothingToUndo, open_store
 
 from .store_helpers import enter_step, example_records, load_json, record_steps
 
-# The record with the most hands (the spec's american-3p match where ../shared is
-# present), so undo and redo cross hand boundaries.
+# The record with the most hands (the contract's american-3p match), so undo and redo cross hand boundaries.
 RECORD = max((load_json(p) for p in example_records()), key=lambda record: len(record["hands"]))
 
 
