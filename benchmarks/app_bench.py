@@ -21,7 +21,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from scorepad.app.browser import DESKTOP, PHONE, AppServer, TablePage, launch_chromium, sel
+from tests.browser import DESKTOP, PHONE, AppServer, TablePage, launch_chromium, sel
 
 READY_TARGET_S = 3.0
 TAP_P95_TARGET_MS = 150.0

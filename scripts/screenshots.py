@@ -13,7 +13,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from scorepad.app.browser import DESKTOP, PHONE, AppServer, TablePage, launch_chromium, sel
+from tests.browser import DESKTOP, PHONE, AppServer, TablePage, launch_chromium, sel
 
 # A hand with the Sniff crosswise, both long sides and one short end covered,
 # ordinary doubles crosswise on the arms, and a score to call at the end.

@@ -91,7 +91,7 @@ def write_icons(assets_dir: Path) -> list[Path]:
     """Draw ``assets/icon.svg`` at every size in ICONS with Debian's Chromium; returns the files."""
     from playwright.sync_api import sync_playwright
 
-    from scorepad.app.browser import launch_chromium
+    from tests.browser import launch_chromium  # a developer tool: run from the source tree
 
     svg = (assets_dir / "icon.svg").read_text()
     written = []

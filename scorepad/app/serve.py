@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import importlib.resources
 import importlib.util
 import os
 import platform
@@ -10,7 +11,22 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ASSETS_DIR = Path(__file__).resolve().parents[2] / "assets"
+
+def _assets_dir() -> Path:
+    """The package data served at the page's root: tile faces, icons, the web manifest.
+
+    Read through ``importlib.resources`` so that an installed wheel finds them
+    as a source checkout does. Flet serves a directory, so the package must be
+    installed as files (a wheel, a checkout), not zipped: that is checked here.
+    """
+    found = importlib.resources.files("scorepad.app").joinpath("assets")
+    path = Path(str(found))
+    if not path.is_dir():
+        raise RuntimeError(f"the score-pad's pictures are missing from the installation ({path})")
+    return path
+
+
+ASSETS_DIR = _assets_dir()
 
 
 def desktop_available() -> bool:

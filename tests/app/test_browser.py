@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from scorepad.app.browser import CHROMIUM, DESKTOP, PHONE, AppServer, TablePage, launch_chromium, sel
+from tests.browser import CHROMIUM, DESKTOP, PHONE, AppServer, TablePage, launch_chromium, sel
 
 from .app_hands import GO_OUT_COUNTS, GO_OUT_HAND
 

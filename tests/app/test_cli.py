@@ -10,9 +10,9 @@ import time
 import urllib.request
 from pathlib import Path
 
-from scorepad.app.browser import free_port
 from scorepad.app.cli import DEFAULT_WEB_HOST, DEFAULT_WEB_PORT, add_commands
 from scorepad.app.offline import content_security_policy
+from tests.browser import free_port
 
 
 def test_the_commands_parse_with_their_defaults() -> None:

@@ -38,6 +38,21 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def wait_for_page(url: str, process: subprocess.Popen[bytes], *, timeout: float = 30.0) -> None:
+    """Wait until ``url`` answers 200 (polling as the server starts). Raises RuntimeError if it never does."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the app server exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=1) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"the app server did not answer at {url} within {timeout} s")
+
+
 class AppServer:
     """``python -m scorepad.app web`` in a subprocess on 127.0.0.1, on its own database."""
 
@@ -77,18 +92,12 @@ class AppServer:
             stdout=out,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the app server exited with {self.process.returncode}")
-            try:
-                with urllib.request.urlopen(self.url, timeout=1) as reply:
-                    if reply.status == 200:
-                        return self
-            except OSError:
-                time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(f"the app server did not answer at {self.url} within {timeout} s")
+        try:
+            wait_for_page(self.url, self.process, timeout=timeout)
+        except RuntimeError:
+            self.stop()
+            raise
+        return self
 
     def stop(self) -> None:
         """Stop the server (SIGTERM, then SIGKILL after 10 s)."""
