@@ -93,6 +93,11 @@ class Match(StoreModel, table=True):
     # Cache for listings, rebuilt from the replayed log on every write.
     status: str = Field(sa_column=Column(String(20), nullable=False))
     summary: dict[str, Any] = _json()
+    # Migration 0002 (scorepad.store.matches): the table's label, and the
+    # archived / deleted marks (a deleted match keeps its log and audit).
+    label: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    archived_at: datetime | None = _when(nullable=True)
+    deleted_at: datetime | None = _when(nullable=True)
 
 
 class Seat(StoreModel, table=True):

@@ -127,7 +127,7 @@ def match_header(*, session: Session, match_id: int) -> MatchHeader:
             Match.created_at,
             Match.finished_at,
             Match.revision,
-        ).where(col(Match.id) == match_id)
+        ).where(col(Match.id) == match_id, col(Match.deleted_at).is_(None))
     ).first()
     if row is None:
         raise UnknownMatch(match_id)
@@ -154,7 +154,9 @@ def match_header(*, session: Session, match_id: int) -> MatchHeader:
 
 def current_revision(*, session: Session, match_id: int) -> int:
     """The match's revision (bumped by every write). Raises ``UnknownMatch``."""
-    revision = session.execute(select(Match.revision).where(col(Match.id) == match_id)).scalar_one_or_none()
+    revision = session.execute(
+        select(Match.revision).where(col(Match.id) == match_id, col(Match.deleted_at).is_(None))
+    ).scalar_one_or_none()
     if revision is None:
         raise UnknownMatch(match_id)
     return revision
@@ -299,12 +301,16 @@ def listing_caches(*, session: Session) -> list[tuple[int, dict[str, Any]]]:
         query = select(
             func.string_agg(cast(table.c.id, Text), aggregate_order_by(literal(","), order)),
             func.string_agg(summary, aggregate_order_by(literal(","), order)),
-        )
+        ).where(table.c.deleted_at.is_(None))
     else:
         # Both aggregates walk the same rows in the same order, so the i-th id
         # goes with the i-th cache; SQLite keeps the subquery's order in
         # practice, and the sort below makes sure of it at little cost.
-        newest_first = select(table.c.id, summary.label("summary")).order_by(table.c.id.desc())
+        newest_first = (
+            select(table.c.id, summary.label("summary"))
+            .where(table.c.deleted_at.is_(None))
+            .order_by(table.c.id.desc())
+        )
         rows = newest_first.subquery()
         query = select(func.group_concat(rows.c.id, ","), func.group_concat(rows.c.summary, ","))
     ids, caches = session.execute(query).one()

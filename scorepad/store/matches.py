@@ -1,0 +1,268 @@
+"""Matches that belong to someone: a table label, players renamed, archived and deleted matches.
+
+Functions over a ``Store`` (its engine): none touches the event log. Each
+change is one transaction with its audit line (``label``, ``rename``,
+``archive``, ``unarchive``, ``delete``). A rename or a delete also moves the
+match's revision on, so every screen's cached state of that match is rebuilt
+(and a write from a screen that has not seen the change is refused with
+``StoreConflict``, as for any other write made meanwhile).
+
+A deleted match disappears from every listing and cannot be loaded
+(``UnknownMatch``), but its rows stay: nothing of a log is ever deleted, and
+the audit line says who deleted it and when (``audit_trail``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlmodel import Session, col
+
+from scorepad.store import repository as repo
+from scorepad.store.db import session_scope, writer
+from scorepad.store.errors import StoreError, UnknownMatch
+from scorepad.store.models import AuditEntry, Match, Seat, as_utc, utcnow
+from scorepad.store.store import AuditItem, Store
+from scorepad.store.summary import MatchSummary, summary_from_cache
+
+LABEL_MAX = 40  # characters: a table's name or number, as short as a player's name
+NAME_MAX = 40
+
+
+class MatchEditRefused(StoreError, ValueError):
+    """A label or a new name the store will not take; the message is one plain sentence."""
+
+
+@dataclass(frozen=True)
+class MatchLine:
+    """One match in the history: its listing, its table label and whether it is archived."""
+
+    summary: MatchSummary
+    label: str | None
+    archived: bool
+
+    @property
+    def id(self) -> int:
+        """The match's id."""
+        return self.summary.id
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form: the summary's fields plus ``label`` and ``archived``."""
+        return {**self.summary.to_dict(), "label": self.label, "archived": self.archived}
+
+
+def checked_names(names: list[str]) -> list[str]:
+    """The players' names as stored: trimmed, each 1 to 40 printable characters, no two alike.
+
+    Names are compared case aside ("ann" and "Ann " are one name). Raises
+    ``MatchEditRefused`` with one sentence naming the seat at fault.
+    """
+    cleaned = [" ".join(str(name).split()) for name in names]
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(cleaned):
+        if not name:
+            raise MatchEditRefused(f"Seat {seat + 1} needs a name.")
+        if len(name) > NAME_MAX:
+            raise MatchEditRefused(f"{name[:20]}…: a name has at most {NAME_MAX} characters, this one {len(name)}.")
+        if not name.isprintable():
+            raise MatchEditRefused(f"{name}: a name may hold letters, digits, spaces and punctuation only.")
+        key = name.casefold()
+        if key in seen:
+            raise MatchEditRefused(f"Two players are called {name}: give each player a different name.")
+        seen[key] = seat
+    return cleaned
+
+
+def clean_label(label: str | None) -> str | None:
+    """A table label as stored: trimmed, inner runs of spaces kept; blank means none.
+
+    Raises ``MatchEditRefused`` for a label longer than 40 characters or with
+    control characters.
+    """
+    text = (label or "").strip()
+    if not text:
+        return None
+    if len(text) > LABEL_MAX:
+        raise MatchEditRefused(f"A table label has at most {LABEL_MAX} characters; this one has {len(text)}.")
+    if not text.isprintable():
+        raise MatchEditRefused("A table label may hold letters, digits, spaces and punctuation only.")
+    return text
+
+
+def label_match(store: Store, match_id: int, label: str | None, *, device: str | None = None) -> str | None:
+    """Give the match a table label (None or blank: no label); returns the label stored.
+
+    Raises ``MatchEditRefused`` (see ``clean_label``) and ``UnknownMatch``.
+    """
+    text = clean_label(label)
+    with session_scope(writer(store.engine)) as session:
+        before = _row(session, match_id).label
+        if before == text:
+            return text
+        session.execute(update(Match.__table__).where(Match.__table__.c.id == match_id).values(label=text))
+        _audit(session, match_id, "label", device, {"from": before, "to": text})
+    return text
+
+
+def rename_player(store: Store, match_id: int, seat: int, name: str, *, device: str | None = None) -> list[str]:
+    """Rename the player in ``seat`` of a match already started; returns the players in seat order.
+
+    The name is checked as a new match's would be (``scorepad.rules.names``:
+    trimmed, at most 40 printable characters, no two players of the match with
+    the same name, case aside). The record's events name seats, not players, so
+    the log is untouched; the match's revision moves on so every screen reloads
+    it. Raises ``MatchEditRefused`` (the engine's sentence), ``UnknownMatch``
+    and ``StoreConflict`` (another device wrote at the same moment).
+    """
+    with session_scope(writer(store.engine)) as session:
+        row = _row(session, match_id)
+        players = list(repo.match_header(session=session, match_id=match_id).players)
+        if not 0 <= seat < len(players):
+            raise MatchEditRefused(f"This match has seats 0 to {len(players) - 1}, not {seat}.")
+        wanted = [*players[:seat], name, *players[seat + 1 :]]
+        new_names = checked_names(wanted)
+        new = new_names[seat]
+        old = players[seat]
+        if new == old:
+            return players
+        (player_id,) = repo.ensure_players(session=session, names=[new], now=utcnow())
+        seats = Seat.__table__
+        session.execute(
+            update(seats).where(seats.c.match_id == match_id, seats.c.seat == seat).values(player_id=player_id)
+        )
+        summary = dict(row.summary or {})
+        summary["players"] = new_names
+        repo.advance_revision(
+            session=session, match_id=match_id, expected=row.revision, to=row.revision + 1, summary=summary
+        )
+        _audit(session, match_id, "rename", device, {"seat": seat, "from": old, "to": new})
+    return new_names
+
+
+def archive_match(store: Store, match_id: int, *, archived: bool = True, device: str | None = None) -> None:
+    """Archive a match (hidden from the history's default view) or bring it back.
+
+    Archiving twice is harmless. Raises ``UnknownMatch``.
+    """
+    with session_scope(writer(store.engine)) as session:
+        row = _row(session, match_id)
+        if (row.archived_at is not None) == archived:
+            return
+        session.execute(
+            update(Match.__table__)
+            .where(Match.__table__.c.id == match_id)
+            .values(archived_at=utcnow() if archived else None)
+        )
+        _audit(session, match_id, "archive" if archived else "unarchive", device, {})
+
+
+def delete_match(store: Store, match_id: int, *, device: str | None = None) -> None:
+    """Delete a match: gone from every listing and from loading; its log and audit stay.
+
+    Raises ``UnknownMatch`` (also for a match deleted already).
+    """
+    with session_scope(writer(store.engine)) as session:
+        row = _row(session, match_id)
+        session.execute(
+            update(Match.__table__)
+            .where(Match.__table__.c.id == match_id)
+            .values(deleted_at=utcnow(), revision=row.revision + 1)
+        )
+        summary = row.summary or {}
+        _audit(
+            session,
+            match_id,
+            "delete",
+            device,
+            {"players": summary.get("players"), "label": row.label, "status": row.status},
+        )
+
+
+def match_label(store: Store, match_id: int) -> str | None:
+    """The match's table label, or None. Raises ``UnknownMatch``."""
+    with session_scope(store.engine) as session:
+        return _row(session, match_id).label
+
+
+def match_lines(
+    store: Store,
+    *,
+    label: str | None = None,
+    player: str | None = None,
+    since: date | None = None,
+    until: date | None = None,
+    archived: bool | None = False,
+) -> list[MatchLine]:
+    """The history: matches not deleted, newest first, filtered.
+
+    ``label`` and ``player`` match part of the label or of a player's name,
+    case aside; ``since`` and ``until`` are days (inclusive) of the match's
+    start, in UTC; ``archived`` False lists the matches not archived, True the
+    archived ones, None both.
+    """
+    table = Match.__table__
+    query = select(table.c.id, table.c.label, table.c.archived_at, table.c.summary).where(table.c.deleted_at.is_(None))
+    if archived is not None:
+        query = query.where(table.c.archived_at.is_not(None) if archived else table.c.archived_at.is_(None))
+    with session_scope(store.engine) as session:
+        rows = session.execute(query.order_by(table.c.id.desc())).all()
+    want_label = (label or "").strip().casefold()
+    want_player = (player or "").strip().casefold()
+    lines = []
+    for match_id, row_label, archived_at, cache in rows:
+        summary = summary_from_cache(match_id, cache)
+        if want_label and want_label not in (row_label or "").casefold():
+            continue
+        if want_player and not any(want_player in name.casefold() for name in summary.players):
+            continue
+        day = started_day(summary.started)
+        if (since is not None and day < since) or (until is not None and day > until):
+            continue
+        lines.append(MatchLine(summary=summary, label=row_label, archived=archived_at is not None))
+    return lines
+
+
+def audit_trail(store: Store, match_id: int) -> list[AuditItem]:
+    """The match's audit trail, oldest first, also for a deleted match. Raises ``UnknownMatch``."""
+    with session_scope(store.engine) as session:
+        if session.get(Match, match_id) is None:
+            raise UnknownMatch(match_id)
+        rows = session.execute(
+            select(AuditEntry).where(col(AuditEntry.match_id) == match_id).order_by(col(AuditEntry.id))
+        ).scalars()
+        return [
+            AuditItem(
+                at=as_utc(r.at) or r.at,
+                action=r.action,
+                device=r.device,
+                hand=r.hand,
+                seq=r.seq,
+                detail=dict(r.detail or {}),
+            )
+            for r in rows
+        ]
+
+
+def _row(session: Session, match_id: int) -> Any:
+    """The match's row (not deleted). Raises ``UnknownMatch``."""
+    table = Match.__table__
+    row = session.execute(
+        select(table.c.label, table.c.archived_at, table.c.revision, table.c.status, table.c.summary).where(
+            table.c.id == match_id, table.c.deleted_at.is_(None)
+        )
+    ).first()
+    if row is None:
+        raise UnknownMatch(match_id)
+    return row
+
+
+def _audit(session: Session, match_id: int, action: str, device: str | None, detail: dict[str, Any]) -> None:
+    repo.add_audit(session=session, match_id=match_id, action=action, device=device, now=utcnow(), detail=detail)
+
+
+def started_day(moment: datetime) -> date:
+    """The UTC day a match started on (the history's date filter works in days)."""
+    return (as_utc(moment) or moment).date()
