@@ -1,46 +1,34 @@
 """The events of a hand, in the vocabulary of records.md §4.
 
-Each event is a small value that reads from and writes to the record's JSON
-object, so ``event_from_dict(e.to_dict()) == e``. Events are immutable named
-tuples: as cheap to build as a slotted class (the simulator builds one a move),
-they cannot be changed after a hand has taken them, and two events are equal
-only when they are of the same kind.
+Each event is a small frozen value that reads from and writes to the record's
+JSON object, so ``event_from_dict(e.to_dict()) == e``. Two events are equal
+only when they are of the same kind (``Renege(0) != Muggins(0)``), and none can
+be changed after a hand has taken it.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from scorepad.rules.errors import IllegalEventError
 
 POSITIONS = ("left", "right", "up", "down")
 
 
-def _same_event(self: tuple, other: object) -> bool:
-    # Tuples compare by value alone; events must also be of the same kind (Renege(0) != Muggins(0)).
-    return type(self) is type(other) and tuple.__eq__(self, other)  # type: ignore[arg-type]
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A tile laid: the set, or a coupling at ``at`` with what the player called.
 
-
-def _other_event(self: tuple, other: object) -> bool:
-    return not _same_event(self, other)
-
-
-def _event_hash(self: tuple) -> int:
-    return hash((type(self).__name__, *self))
-
-
-class Play(NamedTuple):
-    """A tile laid: the set, or a coupling at ``at`` with what the player called."""
+    ``stands`` marks an illegal coupling that stood (records.md §4; Smartt §11.5).
+    """
 
     tile: str
     at: str | None = None
     call: int | None = None
     fix: bool = False
     by: int | None = None
-
-    __eq__ = _same_event  # type: ignore[assignment]
-    __ne__ = _other_event  # type: ignore[assignment]
-    __hash__ = _event_hash  # type: ignore[assignment]
+    stands: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """The record form of this event."""
@@ -53,18 +41,17 @@ class Play(NamedTuple):
             out["call"] = self.call
         if self.fix:
             out["fix"] = True
+        if self.stands:
+            out["stands"] = True
         return out
 
 
-class Draw(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Draw:
     """The player to move drew ``count`` tiles on this visit to the boneyard."""
 
     count: int
     by: int | None = None
-
-    __eq__ = _same_event  # type: ignore[assignment]
-    __ne__ = _other_event  # type: ignore[assignment]
-    __hash__ = _event_hash  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         """The record form of this event."""
@@ -74,14 +61,11 @@ class Draw(NamedTuple):
         return out
 
 
-class Pass(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Pass:
     """The player to move cannot play and may not draw."""
 
     by: int | None = None
-
-    __eq__ = _same_event  # type: ignore[assignment]
-    __ne__ = _other_event  # type: ignore[assignment]
-    __hash__ = _event_hash  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         """The record form of this event."""
@@ -91,55 +75,43 @@ class Pass(NamedTuple):
         return out
 
 
-class Muggins(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Muggins:
     """An opponent claims the score the last player did not call (muggins option)."""
 
     seat: int
-
-    __eq__ = _same_event  # type: ignore[assignment]
-    __ne__ = _other_event  # type: ignore[assignment]
-    __hash__ = _event_hash  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         """The record form of this event."""
         return {"muggins": self.seat}
 
 
-class Renege(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Renege:
     """A renege by ``seat`` was proved (Smartt §11.1)."""
 
     seat: int
-
-    __eq__ = _same_event  # type: ignore[assignment]
-    __ne__ = _other_event  # type: ignore[assignment]
-    __hash__ = _event_hash  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         """The record form of this event."""
         return {"renege": self.seat}
 
 
-class Adjust(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Adjust:
     """Tiles moved between the boneyard and a seat outside the turn (Smartt §11.4)."""
 
     seat: int
     count: int
-
-    __eq__ = _same_event  # type: ignore[assignment]
-    __ne__ = _other_event  # type: ignore[assignment]
-    __hash__ = _event_hash  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         """The record form of this event."""
         return {"adjust": self.seat, "count": self.count}
 
 
-class Void(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Void:
     """The hand is thrown in and redealt (Smartt §11.3)."""
-
-    __eq__ = _same_event  # type: ignore[assignment]
-    __ne__ = _other_event  # type: ignore[assignment]
-    __hash__ = _event_hash  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         """The record form of this event."""
@@ -150,7 +122,7 @@ Event = Play | Draw | Pass | Muggins | Renege | Adjust | Void
 
 _KIND_SET = frozenset(("play", "draw", "pass", "muggins", "renege", "adjust", "void"))
 _ALLOWED_KEYS = {
-    "play": {"play", "at", "by", "call", "fix"},
+    "play": {"play", "at", "by", "call", "fix", "stands"},
     "draw": {"draw", "by"},
     "pass": {"pass", "by"},
     "muggins": {"muggins"},
@@ -192,7 +164,15 @@ def event_from_dict(obj: object) -> Event:
         fix = obj.get("fix") or False  # null reads as absent, as it does for call, at and by
         if not isinstance(fix, bool):
             raise IllegalEventError(f"'fix' must be true or false, not {fix!r}")
-        return Play(tile=tile, at=at, call=call, fix=fix, by=by)
+        stands = "stands" in obj
+        if stands and obj["stands"] is not True:
+            # records.md §4: a legal play needs no mark, so "stands" is only ever true.
+            raise IllegalEventError(
+                f"'stands' is only ever true (leave it out for a legal play), not {obj['stands']!r}"
+            )
+        if stands and at in (None, "set"):
+            raise IllegalEventError("a tile that stood names the open end it was laid at with 'at'")
+        return Play(tile=tile, at=at, call=call, fix=fix, by=by, stands=stands)
     if kind == "draw":
         count = obj["draw"]
         if not _is_int(count) or count < 1:

@@ -78,8 +78,7 @@ class HandState:
         self.boneyard = rules.boneyard_size
         self.played: set[tuple[int, int]] = set()
         self.layout = Layout(sniff_rule=rules.sniff, long_sides_first=rules.long_sides_first)
-        # Each event as (kind, *fields), a plain tuple: see ``events`` for why.
-        self._events: list[tuple] = []
+        self._events: list[Event] = []
         # One account per event. A play's flags are a tuple, so that an account holds only
         # immutable values and the garbage collector need not keep scanning a long match.
         self.outcomes: list[dict[str, Any]] = []
@@ -99,12 +98,8 @@ class HandState:
 
     @property
     def events(self) -> list[Event]:
-        """The events applied so far, in order.
-
-        They are kept as plain tuples, which the garbage collector stops
-        tracking (it never stops tracking a named tuple), and rebuilt here.
-        """
-        return [_KINDS[kept[0]]._make(kept[1:]) for kept in self._events]
+        """The events applied so far, in order (a new list; the events are frozen)."""
+        return list(self._events)
 
     @property
     def started(self) -> bool:
@@ -221,7 +216,7 @@ class HandState:
         if kind is None:
             raise IllegalEventError(f"not an event: {event!r}")
         outcome = _HANDLERS[kind](self, event)
-        self._events.append((kind, *event))
+        self._events.append(event)
         self.outcomes.append(outcome)
         return outcome
 
@@ -245,7 +240,7 @@ class HandState:
             raise IllegalEventError(f"seat {seat} holds no tiles to play")
         layout = self.layout
         is_set = layout.set_tile is None
-        placed = layout.place(tile, ev.at)
+        placed = layout.place(tile, ev.at, stands=ev.stands) if ev.stands else layout.place(tile, ev.at)
         # From here on nothing can fail: the play is accepted.
         self.played.add(tile_key)
         held[seat] -= 1
@@ -270,16 +265,20 @@ class HandState:
             else:
                 # American 'Score a placement': every placement scores itself.
                 recorded = score
+        if ev.stands:
+            # records.md §4, Smartt §11.5: the illegal coupling stood; it is judged as any play.
+            flags += ("stood",)
         side = seat % 2 if rules.partners else seat  # RuleSet.side_of, inlined on the hot path
         self.scores[side] += recorded
         # Jaques 'Variations: Muggins': only a score not called at all can be claimed.
         self.claim_open = rules.muggins and not is_set and call == 0 and score > 0 and not ev.fix
         if held[seat] == 0:
             self.how, self.went_out = OUT, seat
-        if recorded > 0 and self.scores[side] >= rules.target:
-            self._win(side, seat)
-        elif self.how == IN_PROGRESS:
+        else:
+            # The next player is to move, also after a winning play (a deduct50 renege can undo the win).
             self.turn = (seat + 1) % rules.players
+        if recorded > 0 and self.scores[side] >= rules.target and (not self.deductions or self._clears_target(side)):
+            self._win(side, seat)
         return {
             "event": "play",
             "player": seat,
@@ -348,7 +347,7 @@ class HandState:
         side = rules.side_of(ev.seat)
         self.scores[side] += last.score
         self.claim_open = False
-        if self.scores[side] >= rules.target:
+        if self.scores[side] >= rules.target and self._clears_target(side):
             self._win(side, ev.seat)
         return {"event": "muggins", "player": ev.seat, "score": last.score}
 
@@ -371,6 +370,11 @@ class HandState:
         else:
             # Play goes on; proving a renege is not the next player acting, so a claim stays open.
             self.deductions.append(ev.seat)
+            if self.how == WON and self.won_side is not None and not self._clears_target(self.won_side):
+                # records.md §5: under deduct50 the target is checked only after the 50 comes off;
+                # below it, the side has not won and the hand goes on where it was.
+                self.how = OUT if self.went_out is not None else IN_PROGRESS
+                self.won_side = self.win_seat = None
         return {"event": "renege", "player": ev.seat}
 
     def _adjust(self, ev: Adjust) -> dict[str, Any]:
@@ -397,6 +401,12 @@ class HandState:
             raise IllegalEventError("only an adjust may come before the set; a void follows the set")
         self.how = VOID
         return {"event": "void"}
+
+    def _clears_target(self, side: int) -> bool:
+        """Whether ``side`` holds the target once the 50s of its proved deduct50 reneges are off (records.md §5)."""
+        rules = self.rules
+        owed = sum(RENEGE_DEDUCTION for seat in self.deductions if rules.side_of(seat) == side)
+        return self.scores[side] - owed >= rules.target
 
     def _win(self, side: int, seat: int) -> None:
         # records.md §5: a side reaching the target wins at once; no settlement follows.

@@ -124,21 +124,30 @@ class Layout:
 
     # -- playing ---------------------------------------------------------------
 
-    def place(self, tile: tuple[int, int], at: str | None = None) -> Placement:
+    def place(self, tile: tuple[int, int], at: str | None = None, *, stands: bool = False) -> Placement:
         """Lay ``tile`` (as written) at ``at`` and return the placement.
 
-        The first tile is the set; ``tile`` is then read left-right. Raises
+        The first tile is the set; ``tile`` is then read left-right. With
+        ``stands`` the tile was coupled to an open end it does not match and the
+        coupling stood (records.md §4, Smartt §11.5): its first value lies
+        against the end and its second becomes that arm's open end. Raises
         IllegalEventError when the tile fits nowhere, does not fit ``at``, or
-        fits more than one end and ``at`` is missing; the layout is unchanged.
+        fits more than one end and ``at`` is missing, or (with ``stands``) when
+        it is the set, ``at`` is not open, or the tile does fit ``at``; the
+        layout is unchanged.
         """
         a, b = tile
         if self.set_tile is None:
+            if stands:
+                raise IllegalEventError(f"the set can never stand as an illegal coupling; {text(tile)} is the set")
             if at not in (None, "set"):
                 raise IllegalEventError(f"the first tile is the set and takes no 'at' (got {at!r})")
             return self._lay_set(tile)
         if at == "set":
             raise IllegalEventError(f"the set is already down; {text(tile)} must couple to an open end")
         ends = self._ends
+        if stands:
+            return self._lay_stood(tile, at)
         if at is None:
             where = [pos for pos, value in ends.items() if value in (a, b)]
             if not where:
@@ -157,15 +166,37 @@ class Layout:
                 f"{text(tile)} does not fit the {at} end, which shows {value}"
                 f" (open ends: {self.describe_open_ends()}){also}"
             )
-        outer = b if a == value else a
+        return self._couple(tile, at, value, b if a == value else a)
+
+    def _lay_stood(self, tile: tuple[int, int], at: str | None) -> Placement:
+        """An illegal coupling that stood (records.md §4): first value against the end, second outward."""
+        a, b = tile
+        ends = self._ends
+        if at is None or at not in ends:
+            named = "no end" if at is None else f"the {at} end, which is not open"
+            raise IllegalEventError(
+                f"a tile that stood must name an open end with 'at', not {named}"
+                f" (open ends: {self.describe_open_ends()})"
+            )
+        value = ends[at]
+        if value in (a, b):
+            raise IllegalEventError(
+                f"{text(tile)} fits the {at} end, which shows {value}: a legal play is not marked 'stands'"
+            )
+        return self._couple(tile, at, a, b)
+
+    def _couple(self, tile: tuple[int, int], at: str, inner: int, outer: int) -> Placement:
+        """Lay ``tile`` at the open end ``at`` with ``inner`` against it and ``outer`` facing out."""
+        a, b = tile
+        ends = self._ends
         double = a == b
         becomes_sniff = double and self.sniff_rule and self.sniff_value is None
-        placed = ((a, b) if a <= b else (b, a), at, value, outer, double, becomes_sniff)
+        placed = ((a, b) if a <= b else (b, a), at, inner, outer, double, becomes_sniff)
         arm = self._arms[at]
         if becomes_sniff:
             # Smartt §6: the first double is the Sniff wherever it falls; laid on an
             # arm, its near long side is covered and its far long side goes on that arm.
-            self.sniff_value = value
+            self.sniff_value = outer
             self.sniff_at = at
             self.sniff_index = len(arm)
         arm.append(placed)

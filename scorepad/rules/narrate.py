@@ -18,6 +18,7 @@ FLAG_WORDS = {
     "undercall": "called less than the count",
     "nonexistent": "called a score that did not exist",
     "corrected": "corrected before the next tile",
+    "stood": "an illegal coupling that nobody caught before the next tile, so it stands",
 }
 
 
@@ -29,7 +30,9 @@ def hand_lines(match: MatchState, hand: HandState) -> list[str]:
     for index, (event, outcome) in enumerate(zip(hand.events, hand.outcomes, strict=True), 1):
         who = match.players[outcome["player"]] if "player" in outcome else ""
         if isinstance(event, Play):
-            layout.place(parse_tile(outcome["tile"], rules.max_pip), outcome["at"])
+            # A tile that stood is laid as written (records.md §4), not as the account's sorted text.
+            tile = parse_tile(event.tile, rules.max_pip) if event.stands else parse_tile(outcome["tile"], rules.max_pip)
+            layout.place(tile, outcome["at"], stands=event.stands)
             lines.append(f"{index:>3}. {_play_words(match, event, outcome, who, layout)}")
         elif isinstance(event, Draw):
             lines.append(f"{index:>3}. {who} draws {event.count}")
@@ -55,6 +58,9 @@ def _play_words(match: MatchState, event: Play, outcome: dict, who: str, layout:
     head = f"{who} plays {outcome['tile']} {outcome['at']}: {layout.explain()}"
     exists = score_of(count)
     flags = outcome["flags"]
+    if "stood" in flags:
+        head += f" ({FLAG_WORDS['stood']})"
+        flags = tuple(f for f in flags if f != "stood")
     if not flags:
         return head + (f", scores {outcome['score']}" if outcome["score"] else ", no score")
     call = exists if event.call is None else event.call

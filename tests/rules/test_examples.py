@@ -1,4 +1,7 @@
-"""The contract's example records (copied from shared/spec into tests/data/contract) replay to exactly their expected --json output."""
+"""The contract's example records replay to exactly their expected --json output.
+
+They are copies of shared/spec/examples and shared/spec/amendments, kept in tests/data/contract.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ RECORDS = _example_records()
 
 class TestContractExamples:
     def test_every_example_has_an_expected_output(self):
-        assert len(RECORDS) >= 6, f"the contract's examples are missing from {EXAMPLES}"
+        assert len(RECORDS) >= 7, f"the contract's examples are missing from {EXAMPLES}"
         for path in RECORDS:
             assert path.with_name(path.stem + ".expected.json").is_file(), path.name
 

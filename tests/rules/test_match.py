@@ -243,6 +243,22 @@ class TestNextSetter:
         assert match.next_setter().default is None
         assert match.start_hand(0).setter == 0
 
+    # records.md §5 (amended 2026-12-01): after a rollback25 renege, jaques' hand winner of another
+    # side keeps the lead; otherwise the record names the setter.
+    def test_jaques_after_a_renege_by_the_other_side_the_winner_keeps_the_lead(self):
+        match = new_hand("jaques", 2, setter=1, renege="rollback25", target=10)
+        run(match, "5-5")  # P1's set scores 10 and wins the game at once
+        assert match.current.end() == {"how": "won"}
+        run(match, Renege(0))
+        assert match.next_setter().default == 1
+
+    def test_jaques_after_a_renege_by_the_winning_side_the_players_choose(self):
+        match = new_hand("jaques", 2, renege="rollback25", target=10)
+        run(match, "5-5", Renege(0))
+        assert match.current.end() == {"how": "renege", "by": 0}
+        assert match.next_setter().default is None
+        assert match.start_hand(1).setter == 1
+
 
 class TestGamePoints:
     """Smartt §14: game points by the loser's final score; below 0 counts as 0-25; Rubed at 150 or less."""

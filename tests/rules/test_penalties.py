@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scorepad.rules import Adjust, Draw, IllegalEventError, IllegalRecordError, Pass, Play, Renege, Void
+from scorepad.rules.hand import HandState
+from scorepad.rules.rulesets import make_ruleset
 
 from .support import new_hand, plain, record, referee, run, snapshot
 
@@ -123,14 +125,52 @@ class TestDeduct50:
         assert match.current.end() == {"how": "out", "by": 1, "award": 30, "to": 1}
         assert plain(match.current.scores_after) == [10, 0]
 
-    def test_a_win_stands_and_the_50_comes_off_the_final_score(self):
+    def test_a_win_below_the_target_after_its_50_is_no_win_and_play_goes_on(self):
+        # records.md §5 (amended 2026-12-01): the target is checked only after the 50 comes off.
+        # 5-5 takes Ann to the target of 10; her renege is proved: 10 - 50 < 10, so no win.
         rec = record(
-            [{"setter": 0, "events": [{"play": "5-5"}, {"renege": 0}]}], options={"target": 10, "renege": "deduct50"}
+            [{"setter": 0, "events": [{"play": "5-5"}, {"renege": 0}, {"play": "5-1", "at": "left"}]}],
+            options={"target": 10, "renege": "deduct50"},
         )
         out = referee(rec)
-        assert out["hands"][0]["end"] == {"how": "won"}
-        assert out["hands"][0]["scores_after"] == [-40, 0]
-        assert out["games"][0]["winner"] == 0
+        assert out["hands"][0]["end"] == {"how": "in-progress"}
+        assert out["hands"][0]["events"][2]["player"] == 1  # the hand goes on with Bob's turn
+        assert out["games"] == []
+
+    @staticmethod
+    def _hand(scores_before: list[int], setter: int = 0) -> HandState:
+        """A smartt 2p hand under deduct50 to a target of 60, from the given scores."""
+        rules = make_ruleset("smartt", 2, {"renege": "deduct50", "target": 60})
+        return HandState(rules, setter=setter, scores_before=scores_before)
+
+    def test_a_win_that_holds_the_target_after_its_50_stands(self):
+        hand = self._hand([100, 0])
+        hand.apply(Play("5-5"))  # Ann 110 of 60
+        assert hand.end() == {"how": "won"}
+        hand.apply(Renege(0))  # 110 - 50 = 60: still the target
+        assert hand.end() == {"how": "won"}
+        assert plain(hand.scores_after) == [60, 0]
+        assert hand.winner() == 0
+
+    def test_a_pending_50_keeps_a_side_from_winning(self):
+        hand = self._hand([55, 0], setter=1)
+        hand.apply(Play("0-0"))
+        hand.apply(Renege(0))  # Ann's renege proved: 50 to come off at the hand's end
+        hand.apply(Play("0-5", at="left"))  # left 5 + Sniff 0 = 5: Ann 60, but 60 - 50 is below 60
+        assert hand.how == "in-progress" and hand.winner() is None
+        assert hand.turn == 1  # play goes on
+
+    def test_a_going_out_win_undone_by_the_50_awaits_its_settlement(self):
+        hand = self._hand([0, 50])
+        hand.apply(Adjust(1, -6))  # Bob holds one tile
+        hand.apply(Play("5-5"))  # Ann 10
+        hand.apply(Play("5-0", at="left"))  # left 0 + Sniff 10 = 10: Bob 60 and out
+        assert hand.end() == {"how": "won"}
+        hand.apply(Renege(1))  # 60 - 50 < 60: not won; the hand is out and is settled
+        assert hand.end() == {"how": "out", "by": 1}
+        hand.settle([12, []])  # Bob's award: 12 rounds to 10
+        assert plain(hand.scores_after) == [10, 60 + 10 - 50]
+        assert hand.winner() is None
 
     def test_american_with_deduct50_debits_first(self):
         match = new_hand("american", 2, renege="deduct50")
