@@ -6,22 +6,39 @@ the rules engine. See docs/store.md.
 
 from scorepad.store.errors import (
     BrokenLog,
+    ConnectionLost,
+    DatabaseGone,
+    DatabaseLocked,
+    DatabaseUnavailable,
+    DiskFull,
     MatchFinished,
     NothingToUndo,
+    ReadOnlyDatabase,
+    SaveUncertain,
     SchemaTooNew,
     StoreConflict,
     StoreError,
     UnknownMatch,
 )
+from scorepad.store.snapshot import MatchSnapshot, ReadOnlySnapshot
 from scorepad.store.store import AuditItem, Store, open_store
 from scorepad.store.summary import MatchSummary
 
 __all__ = [
     "AuditItem",
     "BrokenLog",
+    "ConnectionLost",
+    "DatabaseGone",
+    "DatabaseLocked",
+    "DatabaseUnavailable",
+    "DiskFull",
     "MatchFinished",
+    "MatchSnapshot",
     "MatchSummary",
     "NothingToUndo",
+    "ReadOnlyDatabase",
+    "ReadOnlySnapshot",
+    "SaveUncertain",
     "SchemaTooNew",
     "Store",
     "StoreConflict",

@@ -40,3 +40,71 @@ class BrokenLog(StoreError):
 
 class SchemaTooNew(StoreError):
     """The database was migrated by a newer scorepad than this one."""
+
+
+class DatabaseUnavailable(StoreError):
+    """The database could not be used just now; nothing of the write was stored.
+
+    ``reason`` says what is wrong in a few words ("the disk is full");
+    ``str(err)`` is the whole sentence for the screen. The subclasses name
+    the usual causes, so a caller may act on one (a read-only file will not
+    heal by retrying, a lock will).
+    """
+
+    reason = "the database could not be used"
+
+    def __init__(self, reason: str | None = None, *, saving: bool = True) -> None:
+        self.reason = reason or type(self).reason
+        self.saving = saving
+        if saving:
+            message = f"The score-pad can't save right now: {self.reason}. Nothing was lost; try again."
+        else:
+            message = f"The score-pad can't read the database right now: {self.reason}; try again."
+        super().__init__(message)
+
+
+class DiskFull(DatabaseUnavailable):
+    """The disk (or the database's quota) is full."""
+
+    reason = "the disk is full"
+
+
+class DatabaseLocked(DatabaseUnavailable):
+    """Another program holds the database's write lock past the busy timeout."""
+
+    reason = "another program is holding the database (locked)"
+
+
+class ConnectionLost(DatabaseUnavailable):
+    """The connection to the database server was lost or refused."""
+
+    reason = "the connection to the database was lost"
+
+
+class ReadOnlyDatabase(DatabaseUnavailable):
+    """The database file (or server) does not accept writes."""
+
+    reason = "the database file is read-only"
+
+
+class DatabaseGone(DatabaseUnavailable):
+    """The SQLite file was removed or replaced while the store had it open."""
+
+    reason = "the database file has disappeared"
+
+
+class SaveUncertain(DatabaseUnavailable):
+    """The connection dropped while the database was committing: the entry may or may not be stored.
+
+    The store forgets its view of the match, so the next read shows what the
+    database kept.
+    """
+
+    reason = "the connection to the database was lost while saving"
+
+    def __init__(self, reason: str | None = None, *, saving: bool = True) -> None:
+        super().__init__(reason, saving=saving)
+        self.args = (
+            f"The score-pad lost the database while saving: {self.reason}; reload the match to see"
+            " whether the last entry was kept.",
+        )

@@ -9,6 +9,7 @@ from scorepad.store.errors import BrokenLog
 from scorepad.store.log import FoldedLog
 from scorepad.store.models import SETTLE
 from scorepad.store.repository import MatchHeader
+from scorepad.store.snapshot import MatchSnapshot
 
 
 def event_kind(event: Event) -> str:
@@ -31,14 +32,27 @@ def entries_in_state(state: MatchState) -> int:
     return sum(1 + len(h.events) + (h.settlement is not None) for h in state.hands)
 
 
-def rebuild(header: MatchHeader, log: FoldedLog) -> MatchState:
-    """Replay what stands of a match's log through the rules engine.
+def rebuild(
+    header: MatchHeader, log: FoldedLog, *, base: MatchState | None = None, from_hand: int = 1
+) -> MatchSnapshot:
+    """Replay what stands of a match's log through the rules engine (unsealed: the caller seals it).
 
-    Raises ``BrokenLog`` if the engine refuses a stored entry.
+    With ``base``, hands numbered below ``from_hand`` are taken from it as they
+    are (finished hands never change) and only the later ones are replayed:
+    an undo replays its own hand, not the match. Raises ``BrokenLog`` if the
+    engine refuses a stored entry.
     """
-    rules = make_ruleset(header.rules, len(header.players), header.options)
-    state = MatchState(rules, list(header.players))
+    if base is not None:
+        rules = base.rules
+    else:
+        rules = make_ruleset(header.rules, len(header.players), header.options)
+        from_hand = 1
+    state = MatchSnapshot(rules, list(header.players), match_id=header.id)
+    if base is not None:
+        state.hands.extend(base.hands[: from_hand - 1])
     for number, entries in log.started_hands():
+        if number < from_hand:
+            continue
         entry = entries[0]
         try:
             state.start_hand(entry.payload.get("setter"))

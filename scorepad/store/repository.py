@@ -16,16 +16,12 @@ from typing import Any
 from sqlalchemy import Insert, Text, cast, func, insert, literal, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import aggregate_order_by
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Session, col
 
 from scorepad.store.errors import StoreConflict, UnknownMatch
+from scorepad.store.faults import told
 from scorepad.store.log import Entry
 from scorepad.store.models import AuditEntry, Hand, LogEntry, Match, Player, Seat, as_utc
-
-# PostgreSQL states that mean "another transaction got in the way; retry":
-# unique violation, serialization failure, deadlock, lock not available.
-_PG_CONFLICT_STATES = {"23505", "40001", "40P01", "55P03"}
 
 
 @dataclass(frozen=True)
@@ -41,28 +37,17 @@ class MatchHeader:
     revision: int
 
 
-def _is_conflict(err: DBAPIError) -> bool:
-    state = getattr(err.orig, "sqlstate", None)
-    if state is not None:
-        return state in _PG_CONFLICT_STATES
-    text = str(err.orig).lower()
-    return "unique constraint failed" in text or "database is locked" in text or "busy" in text
-
-
 @contextmanager
-def conflicts_reported() -> Iterator[None]:
-    """Turn the database's "someone else wrote first" errors into ``StoreConflict``.
+def conflicts_reported(*, saving: bool = True) -> Iterator[None]:
+    """Turn every database error into the store's: ``StoreConflict`` or a one-sentence fault.
 
-    A taken sequence number or hand number (UNIQUE), an SQLite writer that
-    waited past the busy timeout, a PostgreSQL serialization failure or
-    deadlock. Other database errors pass through unchanged.
+    A taken sequence number or hand number (UNIQUE), a PostgreSQL
+    serialization failure or deadlock become ``StoreConflict``; anything else
+    (a lock held past the busy timeout, a full disk, a lost connection...) a
+    ``DatabaseUnavailable`` (``scorepad.store.faults``).
     """
-    try:
+    with told(saving=saving):
         yield
-    except (IntegrityError, OperationalError) as err:
-        if _is_conflict(err):
-            raise StoreConflict() from err
-        raise
 
 
 def _insert_ignoring_duplicates(session: Session, table: Any) -> Insert:
@@ -307,9 +292,7 @@ def listing_caches(*, session: Session) -> list[tuple[int, dict[str, Any]]]:
         # goes with the i-th cache; SQLite keeps the subquery's order in
         # practice, and the sort below makes sure of it at little cost.
         newest_first = (
-            select(table.c.id, summary.label("summary"))
-            .where(table.c.deleted_at.is_(None))
-            .order_by(table.c.id.desc())
+            select(table.c.id, summary.label("summary")).where(table.c.deleted_at.is_(None)).order_by(table.c.id.desc())
         )
         rows = newest_first.subquery()
         query = select(func.group_concat(rows.c.id, ","), func.group_concat(rows.c.summary, ","))

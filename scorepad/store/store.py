@@ -2,8 +2,12 @@
 
 Every write goes through the rules engine first: the match's state is rebuilt
 from its log (or taken from memory: the state this device was last shown),
-the entry is offered to the engine, and only an accepted entry is written, in
-one transaction together with its audit line and the refreshed listing cache.
+the entry is offered to the engine on a fork of that state, and only an
+accepted entry is written, in one transaction together with its audit line
+and the refreshed listing cache. Every state handed out is a snapshot
+(``MatchSnapshot``) that never changes afterwards; the fork replaces the
+store's state only once the commit succeeded, so a failed write leaves both
+the database and every state handed out as they were.
 
 Two devices writing to one match are kept apart optimistically: a write
 commits only if the hand's next sequence number is still free (UNIQUE) and the
@@ -43,6 +47,7 @@ from scorepad.store.migrate import upgrade
 from scorepad.store.models import REDO, SETTLE, START, UNDO, as_utc, utcnow
 from scorepad.store.replay import as_event, entries_in_state, event_kind, rebuild
 from scorepad.store.settings import StoreSettings, resolve_url
+from scorepad.store.snapshot import MatchSnapshot, fork
 from scorepad.store.summary import MatchSummary, summarize, summary_from_cache
 
 RECORD_FORMAT = "sniff-record/1"
@@ -69,7 +74,7 @@ class _Loaded:
     header: repo.MatchHeader
     entries: list[Entry]
     log: FoldedLog
-    state: MatchState
+    state: MatchSnapshot
 
 
 @dataclass(frozen=True)
@@ -79,7 +84,7 @@ class _Change:
     hand: int
     kind: str
     payload: dict[str, Any]
-    state: MatchState
+    state: MatchSnapshot
     action: str
     log: FoldedLog | None = None
 
@@ -88,9 +93,9 @@ class Store:
     """A score-pad's persistent store on one database (SQLite file or PostgreSQL).
 
     It keeps, per match and device, the state it last showed that device,
-    and checks the device's next write against it (see ``load``). States
-    returned are these working copies: read them, do not ``apply`` to them (a
-    changed copy is noticed and rebuilt from the log, at the cost of a replay).
+    and checks the device's next write against it (see ``load``). Every state
+    returned is a ``MatchSnapshot``: the match at one revision, which never
+    changes afterwards (later writes, failed or not, make new snapshots).
     One store may serve many screens; it is safe to share between threads.
     """
 
@@ -162,8 +167,8 @@ class Store:
             )
         return match_id
 
-    def load(self, match_id: int, *, device: str | None = None) -> MatchState:
-        """The match's state now, rebuilt from its log (resume).
+    def load(self, match_id: int, *, device: str | None = None) -> MatchSnapshot:
+        """The match's state now, rebuilt from its log (resume), as a snapshot.
 
         Give the ``device`` that will write next: its writes are then checked
         against this state, and a write made meanwhile by another device
@@ -178,13 +183,13 @@ class Store:
 
     def list_matches(self) -> list[MatchSummary]:
         """Every stored match, newest first, from the listing cache."""
-        with cyclic_gc_paused(), session_scope(self._reader) as session:
+        with repo.conflicts_reported(saving=False), cyclic_gc_paused(), session_scope(self._reader) as session:
             rows = repo.listing_caches(session=session)
             return [summary_from_cache(match_id, cache) for match_id, cache in rows]
 
     def audit(self, match_id: int) -> list[AuditItem]:
         """The match's audit trail, oldest first. Raises ``UnknownMatch``."""
-        with session_scope(self._reader) as session:
+        with repo.conflicts_reported(saving=False), session_scope(self._reader) as session:
             repo.current_revision(session=session, match_id=match_id)
             return [
                 AuditItem(
@@ -200,7 +205,7 @@ class Store:
 
     # -- entries ---------------------------------------------------------------
 
-    def start_hand(self, match_id: int, setter: int | None = None, *, device: str | None = None) -> MatchState:
+    def start_hand(self, match_id: int, setter: int | None = None, *, device: str | None = None) -> MatchSnapshot:
         """Start the next hand with ``setter`` (None where the rules fix it).
 
         Raises the engine's ``IllegalEventError`` (previous hand not over,
@@ -208,12 +213,14 @@ class Store:
         """
 
         def plan(loaded: _Loaded) -> _Change:
-            hand = loaded.state.start_hand(setter)
-            return _Change(hand.number, START, {"setter": setter}, loaded.state, "start")
+            # A new hand changes none of the hands before it: share them all.
+            work = fork(loaded.state, match_id=match_id, keep=len(loaded.state.hands))
+            hand = work.start_hand(setter)
+            return _Change(hand.number, START, {"setter": setter}, work, "start")
 
         return self._write(match_id, plan, device=device)
 
-    def append(self, match_id: int, event: Event | dict[str, Any], *, device: str | None = None) -> MatchState:
+    def append(self, match_id: int, event: Event | dict[str, Any], *, device: str | None = None) -> MatchSnapshot:
         """Append one event (a ``Play``, ``Draw``... or its record dict) to the current hand.
 
         The engine checks it against the hand first; a refused event writes
@@ -223,14 +230,15 @@ class Store:
         checked = as_event(event)
 
         def plan(loaded: _Loaded) -> _Change:
-            loaded.state.apply(checked)
-            hand = loaded.state.current
+            work = fork(loaded.state, match_id=match_id)
+            work.apply(checked)
+            hand = work.current
             assert hand is not None
-            return _Change(hand.number, event_kind(checked), checked.to_dict(), loaded.state, "append")
+            return _Change(hand.number, event_kind(checked), checked.to_dict(), work, "append")
 
         return self._write(match_id, plan, device=device)
 
-    def settle(self, match_id: int, remaining: Any, *, device: str | None = None) -> MatchState:
+    def settle(self, match_id: int, remaining: Any, *, device: str | None = None) -> MatchSnapshot:
         """Settle the current hand with each seat's remaining tiles or pips (records.md §4).
 
         Raises the engine's ``IllegalEventError``, ``UnknownMatch``,
@@ -245,14 +253,15 @@ class Store:
             ) from None
 
         def plan(loaded: _Loaded) -> _Change:
-            loaded.state.settle(remaining)
-            hand = loaded.state.current
+            work = fork(loaded.state, match_id=match_id)
+            work.settle(remaining)
+            hand = work.current
             assert hand is not None
-            return _Change(hand.number, SETTLE, {"remaining": remaining}, loaded.state, "settle")
+            return _Change(hand.number, SETTLE, {"remaining": remaining}, work, "settle")
 
         return self._write(match_id, plan, device=device)
 
-    def undo(self, match_id: int, *, device: str | None = None) -> MatchState:
+    def undo(self, match_id: int, *, device: str | None = None) -> MatchSnapshot:
         """Take back the last standing entry (an event, a settlement or a hand's start).
 
         The undo is itself a log entry and an audit line; nothing is deleted.
@@ -260,7 +269,7 @@ class Store:
         """
         return self._correct(match_id, UNDO, device=device)
 
-    def redo(self, match_id: int, *, device: str | None = None) -> MatchState:
+    def redo(self, match_id: int, *, device: str | None = None) -> MatchSnapshot:
         """Put back the entry most recently undone, if nothing was entered since.
 
         Raises ``NothingToUndo``, ``UnknownMatch``, ``MatchFinished``, ``StoreConflict``.
@@ -395,7 +404,7 @@ class Store:
 
     def _view(self, match_id: int, device: str | None) -> _Loaded:
         """The match as stored now: from the cache if its revision has not moved."""
-        with session_scope(self._reader) as session:
+        with repo.conflicts_reported(saving=False), session_scope(self._reader) as session:
             revision = repo.current_revision(session=session, match_id=match_id)
             cached = self._shown(match_id, device)
             if cached is not None and cached.header.revision == revision:
@@ -406,14 +415,14 @@ class Store:
             log = fold(entries)
         except ValueError as err:
             raise BrokenLog(f"match {match_id}: the stored log is inconsistent: {err}") from err
-        loaded = _Loaded(header=header, entries=entries, log=log, state=rebuild(header, log))
+        loaded = _Loaded(header=header, entries=entries, log=log, state=rebuild(header, log).seal(header.revision))
         self._cache[(match_id, device)] = loaded
         self._cache.move_to_end((match_id, device))
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
         return loaded
 
-    def _correct(self, match_id: int, kind: str, *, device: str | None) -> MatchState:
+    def _correct(self, match_id: int, kind: str, *, device: str | None) -> MatchSnapshot:
         """Store an undo or a redo: an entry naming the entry it takes back or puts back."""
 
         def plan(loaded: _Loaded) -> _Change:
@@ -428,16 +437,19 @@ class Store:
                 payload={"seq": target.seq},
             )
             log = fold([*loaded.entries, entry])
-            return _Change(target.hand, kind, entry.payload, rebuild(loaded.header, log), kind, log=log)
+            # Only the target's hand and those after it change: the hands before are shared.
+            work = rebuild(loaded.header, log, base=loaded.state, from_hand=target.hand)
+            return _Change(target.hand, kind, entry.payload, work, kind, log=log)
 
         return self._write(match_id, plan, device=device)
 
-    def _write(self, match_id: int, plan: Any, *, device: str | None) -> MatchState:
-        """Validate one entry with ``plan`` and store it; returns the new state.
+    def _write(self, match_id: int, plan: Any, *, device: str | None) -> MatchSnapshot:
+        """Validate one entry with ``plan`` and store it; returns the new snapshot.
 
-        ``plan(loaded)`` asks the engine and may change the cached state, so
-        on any failure the cache entry is dropped and rebuilt from the log
-        next time: the store never trusts a state it did not commit.
+        ``plan(loaded)`` asks the engine on a fork and never changes ``loaded``;
+        the fork is sealed and kept only once the commit succeeded. On any
+        failure the cache entry is dropped all the same (a commit whose outcome
+        is unknown is read back from the log next time).
         """
         with self._lock:
             # Validate against the match as this device was last shown it, not
@@ -461,7 +473,7 @@ class Store:
                 loaded.log = change.log
             else:
                 loaded.log.add(entry)
-            loaded.state = change.state
+            loaded.state = change.state.seal(entry.revision)
             loaded.header = replace(loaded.header, revision=entry.revision)
             return loaded.state
 
@@ -471,7 +483,7 @@ class Store:
         The refusal then says nothing about the match as it is now (another
         device has written since), so the caller should reload and retry.
         """
-        with session_scope(self._reader) as session:
+        with repo.conflicts_reported(saving=False), session_scope(self._reader) as session:
             revision = repo.current_revision(session=session, match_id=loaded.header.id)
         if revision != loaded.header.revision:
             raise StoreConflict() from err
