@@ -7,6 +7,7 @@ raises ``IllegalEventError`` and leaves the hand exactly as it was.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 from scorepad.rules.errors import IllegalEventError, SniffError
@@ -16,7 +17,26 @@ from scorepad.rules.rulesets import RuleSet
 from scorepad.rules.settle import RENEGE_DEDUCTION, RENEGE_ROLLBACK, Settlement, settle_hand
 from scorepad.rules.tiles import full_set, key, parse_tile, pips
 
-IN_PROGRESS, OUT, BLOCKED, RENEGE, WON, VOID = "in-progress", "out", "blocked", "renege", "won", "void"
+
+class HandEnd(StrEnum):
+    """How a hand ended (records.md §6 ``end.how``); a str, so it reads and writes as the record's word."""
+
+    IN_PROGRESS = "in-progress"
+    OUT = "out"
+    BLOCKED = "blocked"
+    RENEGE = "renege"
+    WON = "won"
+    VOID = "void"
+
+
+IN_PROGRESS, OUT, BLOCKED, RENEGE, WON, VOID = (
+    HandEnd.IN_PROGRESS,
+    HandEnd.OUT,
+    HandEnd.BLOCKED,
+    HandEnd.RENEGE,
+    HandEnd.WON,
+    HandEnd.VOID,
+)
 
 # Every double-six tile as written either way round, with its sorted key and its text:
 # one dictionary look-up on the hot path instead of parsing.
@@ -84,7 +104,7 @@ class HandState:
         self.outcomes: list[dict[str, Any]] = []
         self.visit_draws = 0
         self.passes = 0
-        self.how = IN_PROGRESS
+        self.how: HandEnd = IN_PROGRESS
         self.went_out: int | None = None
         self.renege_by: int | None = None
         self.won_side: int | None = None
@@ -203,6 +223,17 @@ class HandState:
                 out["award"] = self.settlement.award
                 out["to"] = self.settlement.to
         return out
+
+    def replayed(self) -> HandState:
+        """A new, independent copy of this hand, rebuilt from its events and settlement."""
+        copy = HandState(
+            self.rules, setter=self.setter, scores_before=self.scores_before, number=self.number, game=self.game
+        )
+        for event in self._events:
+            copy.apply(event)
+        if self.remaining is not None:
+            copy.settle(self.remaining)
+        return copy
 
     # -- events ----------------------------------------------------------------
 

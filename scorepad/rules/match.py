@@ -142,6 +142,17 @@ class MatchState:
             return NextSetter(None, frozenset(seats), why + "; the winning partners choose which of them")
         return NextSetter(None, None, "the hand has no winner, so the players choose the next leader")
 
+    def fork(self) -> MatchState:
+        """A copy to try things on: it shares the finished hands (never changed again) and replays the current one.
+
+        Cheap at any length of match: only the current hand's events are replayed.
+        """
+        copy = MatchState(self.rules, self.players)
+        copy.hands = self.hands[:-1]
+        if self.hands:
+            copy.hands.append(self.hands[-1].replayed())
+        return copy
+
     # -- playing ---------------------------------------------------------------
 
     def start_hand(self, setter: int | None = None) -> HandState:
@@ -209,18 +220,21 @@ class MatchState:
         hand = self.current
         if hand is None:
             raise IllegalEventError("there is nothing to undo")
-        if hand.settlement is not None:
-            hand.settlement, hand.remaining = None, None
-            return f"the settlement of hand {hand.number}"
-        if not hand.events:
+        # A hand is never changed in place here: a fork may share it (see ``fork``).
+        if not hand.events and hand.settlement is None:
             self.hands.pop()
+            if self.hands:
+                self.hands[-1] = self.hands[-1].replayed()
             return f"the start of hand {hand.number}"
-        self.hands[-1] = rebuilt = HandState(
+        rebuilt = HandState(
             self.rules, setter=hand.setter, scores_before=hand.scores_before, number=hand.number, game=hand.game
         )
-        for event in hand.events[:-1]:
+        events = hand.events
+        undone = f"the settlement of hand {hand.number}" if hand.settlement is not None else None
+        for event in events if undone else events[:-1]:
             rebuilt.apply(event)
-        return f"event {len(hand.events)} of hand {hand.number}"
+        self.hands[-1] = rebuilt
+        return undone or f"event {len(events)} of hand {hand.number}"
 
     # -- results ---------------------------------------------------------------
 

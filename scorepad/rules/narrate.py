@@ -1,25 +1,16 @@
 """The referee's account in words: each play's count explained, each call judged, each end settled.
 
-Used by ``scorepad referee`` (readable output) and by the table app's result panels.
+Used by ``scorepad referee`` (readable output); every ruling's words come from ``wording``.
 """
 
 from __future__ import annotations
 
 from scorepad.rules.events import Adjust, Draw, Muggins, Pass, Play, Renege, Void
-from scorepad.rules.hand import BLOCKED, OUT, RENEGE, VOID, WON, HandState, score_of
+from scorepad.rules.hand import HandEnd, HandState, score_of
 from scorepad.rules.layout import Layout
 from scorepad.rules.match import MatchState
-from scorepad.rules.settle import RENEGE_DEDUCTION, RENEGE_ROLLBACK
 from scorepad.rules.tiles import parse_tile
-
-FLAG_WORDS = {
-    "missed": "a score existed and was not called",
-    "overcall": "called more than the count",
-    "undercall": "called less than the count",
-    "nonexistent": "called a score that did not exist",
-    "corrected": "corrected before the next tile",
-    "stood": "an illegal coupling that nobody caught before the next tile, so it stands",
-}
+from scorepad.rules.wording import FLAG_WORDS, deduction_lines, end_words, renege_words, settlement_steps
 
 
 def hand_lines(match: MatchState, hand: HandState) -> list[str]:
@@ -77,33 +68,18 @@ def _play_words(match: MatchState, event: Play, outcome: dict, who: str, layout:
 
 def end_lines(match: MatchState, hand: HandState) -> list[str]:
     """How the hand ended, with the settlement's rounding shown step by step."""
-    rules = match.rules
-    lines = []
-    if hand.how == OUT:
-        lines.append(f"{match.players[hand.went_out or 0]} goes out.")
-    elif hand.how == BLOCKED:
-        lines.append("The hand is blocked: nobody can play and no legal draw remains.")
-    elif hand.how == WON:
-        side = hand.won_side or 0
-        lines.append(f"{match.side_name(side)} reach {rules.target} and win the game at once; no settlement.")
-    elif hand.how == RENEGE:
-        side = rules.side_of(hand.renege_by or 0)
-        before = hand.scores_before[side]
-        lines.append(
-            f"The hand stops for the renege: {match.side_name(side)} go back to {before}"
-            f" less {RENEGE_ROLLBACK} = {before - RENEGE_ROLLBACK}; the others keep what they scored."
-        )
-    elif hand.how == VOID:
-        lines.append("The hand is void: every side goes back to its start-of-hand score.")
+    if hand.how == HandEnd.IN_PROGRESS:
+        lines = [f"In progress: {match.players[hand.turn]} to play."]
+    elif hand.how == HandEnd.RENEGE:
+        lines = [renege_words(match, hand, hand.renege_by or 0)]
     else:
-        lines.append(f"In progress: seat {hand.turn} ({match.players[hand.turn]}) to play.")
+        lines = [end_words(match, hand) + "."]
     if hand.settlement is not None:
-        lines.extend(f"  {step}" for step in hand.settlement.steps)
+        lines.extend(f"  {step}" for step in settlement_steps(match, hand.settlement))
     elif hand.needs_settlement:
         lines.append("  awaiting the remaining tiles to settle")
     if hand.deductions and hand.finished:
-        for seat in hand.deductions:
-            lines.append(f"  renege by {match.players[seat]}: {RENEGE_DEDUCTION} off side {rules.side_of(seat)}")
+        lines.extend(f"  {line}" for line in deduction_lines(match, hand))
     return lines
 
 

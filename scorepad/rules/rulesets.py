@@ -1,7 +1,7 @@
-"""The three presets (smartt, american, jaques) and their options.
+"""The rules of one match: a preset, its options and the player count, resolved.
 
 One frozen settings object per match; the engine's few policy choices read its
-fields. The table of records.md §2 is the authority for every number here.
+fields. Each preset's own numbers live in ``scorepad.rules.presets``.
 """
 
 from __future__ import annotations
@@ -11,16 +11,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from scorepad.rules.errors import RecordFormatError
+from scorepad.rules.presets import DOUBLE_NINE_TILES, PRESETS, Preset, Topic, find_preset, read_options
 
-PRESETS = ("smartt", "american", "jaques")
-OPTION_TYPES: dict[str, type] = {
-    "target": int,
-    "muggins": bool,
-    "sniff": bool,
-    "set": str,
-    "partners": bool,
-    "renege": str,
-}
 SETS = {"double-six": 6, "double-nine": 9}
 RENEGE_RULES = ("rollback25", "deduct50")
 
@@ -30,7 +22,7 @@ class RuleSet(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    name: Literal["smartt", "american", "jaques"]
+    name: str
     players: int
     options: dict[str, object]
     target: int
@@ -47,6 +39,15 @@ class RuleSet(BaseModel):
     settlement: Literal["award", "debit"]
     setter_rule: Literal["rotate", "out", "winner"]
     game_points: bool
+
+    @property
+    def preset(self) -> Preset:
+        """The rule book this match plays by."""
+        return PRESETS[self.name]
+
+    def cite(self, topic: Topic) -> str:
+        """The section of the book in play behind ``topic`` ('' where that book is silent)."""
+        return self.preset.cite(topic)
 
     @property
     def sides(self) -> int:
@@ -93,76 +94,32 @@ def make_ruleset(name: object, players: int, options: object = None) -> RuleSet:
     Raises RecordFormatError for an unknown preset, option or option value
     (records.md §6: exit 2), partners without four players included.
     """
-    if name not in PRESETS:
-        raise RecordFormatError(f"unknown rules {name!r}; the rules are " + ", ".join(repr(p) for p in PRESETS))
-    opts = _read_options(options)
-    partners_default = players == 4 and name in ("smartt", "american")
-    partners = bool(opts.get("partners", partners_default))
+    preset = find_preset(name)
+    opts = read_options(options)
+    partners = opts.partners if opts.partners is not None else players == 4 and preset.partners_default
     if partners and players != 4:
         raise RecordFormatError(f"option 'partners' is for four players, and this record has {players}")
-    max_pip = SETS[str(opts.get("set", "double-six"))]
-    calls_required = name == "smartt" or bool(opts.get("muggins", False))
-    renege = opts.get("renege", "rollback25" if name == "smartt" else None)
+    max_pip = SETS[opts.set or "double-six"]
+    muggins = bool(opts.muggins)
+    default_target = preset.partners_target if partners else preset.targets[players]
+    target = opts.target if opts.target is not None else default_target
     return RuleSet(
-        name=name,
+        name=preset.name,
         players=players,
-        options=opts,
-        target=int(opts.get("target", _default_target(name, players, partners))),
-        calls_required=calls_required,
-        muggins=bool(opts.get("muggins", False)),
-        sniff=bool(opts.get("sniff", True)),
+        options=opts.model_dump(exclude_none=True),
+        target=target,
+        # Jaques 'Variations: Muggins': with muggins, a score must be called to count.
+        calls_required=preset.calls_required or muggins,
+        muggins=muggins,
+        sniff=opts.sniff if opts.sniff is not None else True,
         max_pip=max_pip,
         partners=partners,
-        renege=renege,  # type: ignore[arg-type]
-        tiles_each=_tiles_each(name, players, max_pip),
-        # Smartt, 'Two, three and four players': 2 / 1 / 0 tiles never drawn.
-        protected={2: 2, 3: 1, 4: 0}[players] if name == "smartt" else 0,
-        # Smartt §8.1: at most two tiles a visit; American and Jaques draw until a tile plays.
-        draw_limit=2 if name == "smartt" else None,
-        # Smartt §6 and American 'The Sniff': long sides first; Jaques step 2: any order.
-        long_sides_first=name != "jaques",
-        settlement="debit" if name == "american" else "award",
-        setter_rule={"smartt": "rotate", "american": "out", "jaques": "winner"}[name],  # type: ignore[arg-type]
-        game_points=name == "smartt",
+        renege=opts.renege or preset.renege_default,
+        tiles_each=DOUBLE_NINE_TILES[players] if max_pip == 9 else preset.tiles_each[players],
+        protected=preset.protected[players],
+        draw_limit=preset.draw_limit,
+        long_sides_first=preset.long_sides_first,
+        settlement=preset.settlement.value,
+        setter_rule=preset.setter_rule.value,
+        game_points=preset.game_points,
     )
-
-
-def _read_options(options: object) -> dict[str, object]:
-    if options is None:
-        return {}
-    if not isinstance(options, dict):
-        raise RecordFormatError("'options' must be an object such as {\"target\": 100}")
-    for key, value in options.items():
-        if key not in OPTION_TYPES:
-            raise RecordFormatError(f"unknown option {key!r}; the options are " + ", ".join(OPTION_TYPES))
-        want = OPTION_TYPES[key]
-        if want is int:
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise RecordFormatError(f"option 'target' must be a positive whole number, not {value!r}")
-        elif not isinstance(value, want):
-            raise RecordFormatError(f"option {key!r} must be {_type_word(want)}, not {value!r}")
-        if key == "set" and value not in SETS:
-            raise RecordFormatError(f"option 'set' must be 'double-six' or 'double-nine', not {value!r}")
-        if key == "renege" and value not in RENEGE_RULES:
-            raise RecordFormatError(f"option 'renege' must be 'rollback25' or 'deduct50', not {value!r}")
-    return dict(options)
-
-
-def _type_word(kind: type) -> str:
-    return {bool: "true or false", str: "a string"}.get(kind, kind.__name__)
-
-
-def _default_target(name: str, players: int, partners: bool) -> int:
-    if name == "smartt":
-        return 250  # Smartt §1 and §9.3
-    if name == "american":
-        return 250 if players == 2 else 200  # American 'Equipment and objective'
-    return 121 if partners else 61  # Jaques 'Winning and scoring', 'Partnership Sniff'
-
-
-def _tiles_each(name: str, players: int, max_pip: int) -> int:
-    if max_pip == 9:
-        return 9 if players == 2 else 7  # Jaques 'Double-Nine Sniff'
-    if name == "jaques":
-        return 7 if players == 2 else 5  # Jaques 'Setting up' step 2
-    return {2: 7, 3: 6, 4: 5}[players]  # Smartt player table; American 'Deal and lead'

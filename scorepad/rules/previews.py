@@ -1,0 +1,100 @@
+"""What the screen may ask before it acts: who may claim, which calls exist, what an entry would do.
+
+Each preview works on ``MatchState.fork()``, which replays only the current
+hand, so asking costs the same early and late in a long match. Nothing here
+changes the match it is given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorepad.rules.errors import IllegalEventError, SniffError
+from scorepad.rules.events import Event, Renege
+from scorepad.rules.hand import HandEnd
+from scorepad.rules.match import MatchState
+from scorepad.rules.presets import Topic
+from scorepad.rules.rulesets import RuleSet
+from scorepad.rules.wording import cited, named, renege_words, settlement_steps
+
+# Smartt §7.1: with double-six no board count scores more than 35. With double-nine
+# (R17) the ceiling is not in the books; calls are offered up to 60.
+HIGHEST_SCORE = {6: 35, 9: 60}
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """What an entry would do: the scores after it, how the hand would stand, and the ruling in words.
+
+    ``refusal`` is set (and the rest describes the match as it is) when the rules refuse the entry.
+    """
+
+    scores_now: tuple[int, ...]
+    scores_after: tuple[int, ...]
+    how: HandEnd
+    words: str
+    refusal: str | None = None
+
+
+def possible_calls(rules: RuleSet) -> tuple[int, ...]:
+    """Every score a player could call under these rules, in order: 5, 10, ... up to the highest count."""
+    return tuple(range(5, HIGHEST_SCORE[rules.max_pip] + 5, 5))
+
+
+def claimants(match: MatchState) -> tuple[int, ...]:
+    """The seats that may claim muggins on the last play right now (Jaques, 'Variations: Muggins').
+
+    Only opponents of the player, only when the score was left wholly uncalled,
+    and only before the next player acts (R5); empty otherwise.
+    """
+    hand = match.current
+    if hand is None or not hand.claim_open:
+        return ()
+    last = hand.last_play
+    if last is None:
+        return ()
+    rules = match.rules
+    own = rules.side_of(last.seat)
+    return tuple(seat for seat in range(rules.players) if rules.side_of(seat) != own)
+
+
+def preview_event(match: MatchState, event: Event) -> Preview:
+    """What applying ``event`` to the current hand would do, without doing it."""
+    hand = match.current
+    now = tuple(match.scores)
+    if hand is None:
+        return Preview(now, now, HandEnd.IN_PROGRESS, "", "no hand has been started: name the setter first")
+    trial = match.fork()
+    try:
+        trial.apply(event)
+    except SniffError as err:
+        return Preview(tuple(hand.scores_after), tuple(hand.scores_after), hand.how, "", named(match, str(err)))
+    tried = trial.current
+    assert tried is not None
+    if isinstance(event, Renege):
+        words = renege_words(trial, tried, event.seat)
+    elif tried.how == HandEnd.VOID:
+        words = (
+            f"Every score goes back to its start-of-hand value and {match.players[tried.setter]} sets again"
+            f"{cited(match.rules, Topic.VOID)}."
+        )
+    else:
+        words = ""
+    return Preview(tuple(hand.scores_after), tuple(tried.scores_after), tried.how, words)
+
+
+def preview_settlement(match: MatchState, remaining: object) -> Preview:
+    """What settling the current hand with ``remaining`` (records.md §4) would give, step by step."""
+    hand = match.current
+    if hand is None:
+        now = tuple(match.scores)
+        return Preview(now, now, HandEnd.IN_PROGRESS, "", "no hand has been started")
+    trial = match.fork()
+    try:
+        settlement = trial.settle(remaining)
+    except (IllegalEventError, SniffError) as err:
+        return Preview(tuple(hand.scores_after), tuple(hand.scores_after), hand.how, "", named(match, str(err)))
+    tried = trial.current
+    assert tried is not None
+    words = "; ".join(settlement_steps(trial, settlement))
+    return Preview(tuple(hand.scores_after), tuple(tried.scores_after), tried.how, words)
