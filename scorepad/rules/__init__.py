@@ -9,8 +9,9 @@ from scorepad.rules.first_setter import FirstSetter, draw_for_the_set, highest_d
 from scorepad.rules.hand import HandState
 from scorepad.rules.layout import Layout, Placement
 from scorepad.rules.match import GameResult, MatchState, NextSetter
+from scorepad.rules.presets import PRESETS, Preset, find_preset
 from scorepad.rules.records import Record, load_record, parse_record, replay, report
-from scorepad.rules.rulesets import PRESETS, RuleSet, make_ruleset
+from scorepad.rules.rulesets import RuleSet, make_ruleset
 from scorepad.rules.settle import Settlement, round5
 from scorepad.rules.tiles import Tile, full_set, parse_tile, tile_name
 
@@ -31,6 +32,7 @@ __all__ = [
     "Pass",
     "Placement",
     "Play",
+    "Preset",
     "Record",
     "RecordFormatError",
     "Renege",
@@ -41,6 +43,7 @@ __all__ = [
     "Void",
     "draw_for_the_set",
     "event_from_dict",
+    "find_preset",
     "full_set",
     "highest_double_leads",
     "load_record",

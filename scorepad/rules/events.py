@@ -194,7 +194,7 @@ def event_from_dict(obj: object) -> Event:
     if kind == "renege":
         return Renege(seat=seat)
     count = obj.get("count")
-    if not _is_int(count) or count == 0:
+    if not isinstance(count, int) or isinstance(count, bool) or count == 0:
         raise IllegalEventError(f"an adjust needs a non-zero whole 'count', not {count!r}")
     return Adjust(seat=seat, count=count)
 

@@ -7,6 +7,7 @@ raises ``IllegalEventError`` and leaves the hand exactly as it was.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, NamedTuple
 
@@ -485,7 +486,8 @@ class HandState:
             raise IllegalEventError(f"hand {self.number} is already settled; undo the settlement to change it")
         seat_pips = self._check_remaining(remaining)
         self.settlement = settle_hand(self.rules, self.how, seat_pips, self.went_out)
-        self.remaining = list(remaining)  # type: ignore[arg-type]
+        assert isinstance(remaining, list)  # _check_remaining refused anything else
+        self.remaining = list(remaining)
         return self.settlement
 
     def _check_remaining(self, remaining: object) -> list[int]:
@@ -542,7 +544,7 @@ class HandState:
 
 _KINDS: tuple[type, ...] = (Play, Draw, Pass, Muggins, Renege, Adjust, Void)
 _KIND_INDEX = {kind: index for index, kind in enumerate(_KINDS)}
-_HANDLERS = (
+_HANDLERS: tuple[Callable[[HandState, Any], dict[str, Any]], ...] = (
     HandState._play,
     HandState._draw,
     HandState._pass,

@@ -30,6 +30,10 @@ class Placement(NamedTuple):
     sniff: bool
 
 
+# A placement's fields as a plain tuple (see ``Layout.__init__``).
+_Placed = tuple[tuple[int, int], str, int, int, bool, bool]
+
+
 class Layout:
     """The tiles on the table and what the open ends count.
 
@@ -62,8 +66,8 @@ class Layout:
         self.sniff_index = -1
         # Placements are kept as plain tuples (the fields of Placement): the garbage
         # collector stops tracking a plain tuple of plain values, but never a named tuple.
-        self._arms: dict[str, list[tuple]] = {p: [] for p in POSITIONS}
-        self._placed: list[tuple] = []
+        self._arms: dict[str, list[_Placed]] = {p: [] for p in POSITIONS}
+        self._placed: list[_Placed] = []
         self._count = 0
         self._ends: dict[str, int] = {}
         self._ends_view: MappingProxyType[str, int] = MappingProxyType(self._ends)
@@ -203,6 +207,7 @@ class Layout:
         self._placed.append(placed)
         points = self._points
         points[at] = 0 if becomes_sniff else (2 * outer if double else outer)
+        assert self.set_tile is not None  # only the set itself is laid before the set
         set_a, set_b = self.set_tile
         if set_a == set_b and self.sniff_at != "set" and (at == "left" or at == "right"):
             # All Fives: a double set with one side covered is an ordinary double at the other end.
@@ -222,8 +227,8 @@ class Layout:
         double = a == b
         if double and self.sniff_rule:
             self.sniff_value, self.sniff_at = a, "set"
-        placed = Placement(key(a, b), "set", a, b, double, double and self.sniff_rule)
-        self._placed.append(tuple(placed))
+        placed: _Placed = (key(a, b), "set", a, b, double, double and self.sniff_rule)
+        self._placed.append(placed)
         if self.sniff_at != "set":
             self._points["left"], self._points["right"] = a, b  # Smartt §7.1: the set alone counts both ends
         self._count = self._points["left"] + self._points["right"] + self._sniff_points()
@@ -231,7 +236,7 @@ class Layout:
         if self._short_ends_open():
             # Jaques 'How to play' step 2: the four sides may be developed in any order.
             self._ends["up"] = self._ends["down"] = a
-        return placed
+        return Placement._make(placed)
 
     # -- internals ---------------------------------------------------------------
 

@@ -5,6 +5,8 @@ Used by ``scorepad referee`` (readable output); every ruling's words come from `
 
 from __future__ import annotations
 
+from typing import Any
+
 from scorepad.rules.events import Adjust, Draw, Muggins, Pass, Play, Renege, Void
 from scorepad.rules.hand import HandEnd, HandState, score_of
 from scorepad.rules.layout import Layout
@@ -41,7 +43,7 @@ def hand_lines(match: MatchState, hand: HandState) -> list[str]:
     return lines + end_lines(match, hand)
 
 
-def _play_words(match: MatchState, event: Play, outcome: dict, who: str, layout: Layout) -> str:
+def _play_words(match: MatchState, event: Play, outcome: dict[str, Any], who: str, layout: Layout) -> str:
     count = outcome["board_count"]
     if outcome["at"] == "set":
         head = f"{who} sets {outcome['tile']}: {layout.explain()}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, PositiveInt, ValidationError
 
@@ -62,7 +62,11 @@ class Topic(StrEnum):
     FIRST_SETTER = "first-setter"
 
 
-def _frozen(mapping: dict) -> MappingProxyType:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _frozen(mapping: dict[K, V]) -> MappingProxyType[K, V]:
     return MappingProxyType(dict(mapping))
 
 
