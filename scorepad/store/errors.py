@@ -14,8 +14,17 @@ class StoreConflict(StoreError):
     apply the entry again if it still makes sense.
     """
 
-    def __init__(self, message: str = "another device wrote to this match first; reload it and try again") -> None:
+    def __init__(
+        self,
+        message: str = "another device wrote to this match first; reload it and try again",
+        *,
+        revision: int | None = None,
+        device: str | None = None,
+    ) -> None:
         super().__init__(message)
+        # The match's revision now, and the device that made its latest entry, where known.
+        self.revision = revision
+        self.device = device
 
 
 class UnknownMatch(StoreError, LookupError):

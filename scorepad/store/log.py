@@ -27,6 +27,7 @@ class Entry:
     revision: int
     kind: str
     payload: dict[str, Any]
+    device: str | None = None
 
 
 @dataclass

@@ -39,6 +39,7 @@ START = "start"
 SETTLE = "settle"
 UNDO = "undo"
 REDO = "redo"
+AMEND = "amend"
 
 
 def utcnow() -> datetime:

@@ -150,12 +150,12 @@ def current_revision(*, session: Session, match_id: int) -> int:
 def read_log(*, session: Session, match_id: int) -> list[Entry]:
     """Every log entry of the match, in the order they were written."""
     rows = session.execute(
-        select(Hand.number, LogEntry.seq, LogEntry.revision, LogEntry.kind, LogEntry.payload)
+        select(Hand.number, LogEntry.seq, LogEntry.revision, LogEntry.kind, LogEntry.payload, LogEntry.device)
         .join(Hand, col(LogEntry.hand_id) == col(Hand.id))
         .where(col(Hand.match_id) == match_id)
         .order_by(col(LogEntry.revision))
     ).all()
-    return [Entry(hand=r[0], seq=r[1], revision=r[2], kind=r[3], payload=r[4]) for r in rows]
+    return [Entry(hand=r[0], seq=r[1], revision=r[2], kind=r[3], payload=r[4], device=r[5]) for r in rows]
 
 
 def hand_id(*, session: Session, match_id: int, number: int, now: datetime) -> int:

@@ -18,9 +18,10 @@ The loser gets ``StoreConflict`` and nothing of its write is stored.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -41,7 +42,8 @@ from scorepad.rules import (
 )
 from scorepad.store import repository as repo
 from scorepad.store.db import make_engine, session_scope, writer
-from scorepad.store.errors import BrokenLog, MatchFinished, NothingToUndo, StoreConflict
+from scorepad.store.describe import moved_on
+from scorepad.store.errors import BrokenLog, MatchFinished, NothingToUndo, StoreConflict, StoreError
 from scorepad.store.log import Entry, FoldedLog, fold
 from scorepad.store.migrate import upgrade
 from scorepad.store.models import REDO, SETTLE, START, UNDO, as_utc, utcnow
@@ -51,6 +53,9 @@ from scorepad.store.snapshot import MatchSnapshot, fork
 from scorepad.store.summary import MatchSummary, summarize, summary_from_cache
 
 RECORD_FORMAT = "sniff-record/1"
+# listener(match_id, revision, device), called after each commit (Store.add_commit_listener).
+CommitListener = Callable[[int, int, "str | None"], None]
+_log = logging.getLogger("scorepad.store")
 # Match views whose replayed state is kept in memory (the tables in play now).
 CACHE_SIZE = 32
 
@@ -111,6 +116,8 @@ class Store:
         # One view per (match, device): what that device was last shown.
         self._cache: OrderedDict[tuple[int, str | None], _Loaded] = OrderedDict()
         self._lock = threading.RLock()
+        # Replaced, never changed in place: a commit reads it without the lock.
+        self._listeners: tuple[CommitListener, ...] = ()
 
     def close(self) -> None:
         """Release the database connections."""
@@ -165,6 +172,7 @@ class Store:
                     "players": list(record.players),
                 },
             )
+        self._committed(match_id, 0, device)
         return match_id
 
     def load(self, match_id: int, *, device: str | None = None) -> MatchSnapshot:
@@ -205,7 +213,14 @@ class Store:
 
     # -- entries ---------------------------------------------------------------
 
-    def start_hand(self, match_id: int, setter: int | None = None, *, device: str | None = None) -> MatchSnapshot:
+    def start_hand(
+        self,
+        match_id: int,
+        setter: int | None = None,
+        *,
+        device: str | None = None,
+        expected_revision: int | None = None,
+    ) -> MatchSnapshot:
         """Start the next hand with ``setter`` (None where the rules fix it).
 
         Raises the engine's ``IllegalEventError`` (previous hand not over,
@@ -218,9 +233,16 @@ class Store:
             hand = work.start_hand(setter)
             return _Change(hand.number, START, {"setter": setter}, work, "start")
 
-        return self._write(match_id, plan, device=device)
+        return self._write(match_id, plan, device=device, expected_revision=expected_revision)
 
-    def append(self, match_id: int, event: Event | dict[str, Any], *, device: str | None = None) -> MatchSnapshot:
+    def append(
+        self,
+        match_id: int,
+        event: Event | dict[str, Any],
+        *,
+        device: str | None = None,
+        expected_revision: int | None = None,
+    ) -> MatchSnapshot:
         """Append one event (a ``Play``, ``Draw``... or its record dict) to the current hand.
 
         The engine checks it against the hand first; a refused event writes
@@ -236,9 +258,11 @@ class Store:
             assert hand is not None
             return _Change(hand.number, event_kind(checked), checked.to_dict(), work, "append")
 
-        return self._write(match_id, plan, device=device)
+        return self._write(match_id, plan, device=device, expected_revision=expected_revision)
 
-    def settle(self, match_id: int, remaining: Any, *, device: str | None = None) -> MatchSnapshot:
+    def settle(
+        self, match_id: int, remaining: Any, *, device: str | None = None, expected_revision: int | None = None
+    ) -> MatchSnapshot:
         """Settle the current hand with each seat's remaining tiles or pips (records.md §4).
 
         Raises the engine's ``IllegalEventError``, ``UnknownMatch``,
@@ -259,24 +283,24 @@ class Store:
             assert hand is not None
             return _Change(hand.number, SETTLE, {"remaining": remaining}, work, "settle")
 
-        return self._write(match_id, plan, device=device)
+        return self._write(match_id, plan, device=device, expected_revision=expected_revision)
 
-    def undo(self, match_id: int, *, device: str | None = None) -> MatchSnapshot:
+    def undo(self, match_id: int, *, device: str | None = None, expected_revision: int | None = None) -> MatchSnapshot:
         """Take back the last standing entry (an event, a settlement or a hand's start).
 
         The undo is itself a log entry and an audit line; nothing is deleted.
         Raises ``NothingToUndo``, ``UnknownMatch``, ``MatchFinished``, ``StoreConflict``.
         """
-        return self._correct(match_id, UNDO, device=device)
+        return self._correct(match_id, UNDO, device=device, expected_revision=expected_revision)
 
-    def redo(self, match_id: int, *, device: str | None = None) -> MatchSnapshot:
+    def redo(self, match_id: int, *, device: str | None = None, expected_revision: int | None = None) -> MatchSnapshot:
         """Put back the entry most recently undone, if nothing was entered since.
 
         Raises ``NothingToUndo``, ``UnknownMatch``, ``MatchFinished``, ``StoreConflict``.
         """
-        return self._correct(match_id, REDO, device=device)
+        return self._correct(match_id, REDO, device=device, expected_revision=expected_revision)
 
-    def finish(self, match_id: int, *, device: str | None = None) -> None:
+    def finish(self, match_id: int, *, device: str | None = None, expected_revision: int | None = None) -> None:
         """Close the match: it is listed as finished and takes no more entries.
 
         Raises ``UnknownMatch`` and ``StoreConflict``; finishing twice is harmless.
@@ -285,6 +309,8 @@ class Store:
             loaded = self._view(match_id, device)
             if loaded.header.finished_at is not None:
                 return
+            if expected_revision is not None and expected_revision != loaded.header.revision:
+                raise self._moved_on(loaded)
             now = utcnow()
             header = loaded.header
             try:
@@ -298,10 +324,38 @@ class Store:
                         summary=summarize(loaded.state, started=header.created_at, finished=now),
                     )
                     repo.add_audit(session=session, match_id=match_id, action="finish", device=device, now=now)
+            except StoreConflict as err:
+                raise self._conflict(match_id, device) from err
             except BaseException:
                 self._cache.pop((match_id, device), None)
                 raise
             loaded.header = replace(header, revision=header.revision + 1, finished_at=now)
+        self._committed(match_id, header.revision + 1, device)
+
+    # -- live updates ------------------------------------------------------------
+
+    def add_commit_listener(self, listener: CommitListener) -> None:
+        """Call ``listener(match_id, revision, device)`` after each write this store commits.
+
+        Called once per successful commit (an entry, a correction, a new or
+        imported match, a finish), after the transaction and outside the
+        store's lock, in the writing thread; never for a write that failed.
+        An exception in a listener is logged and never breaks the write.
+        """
+        with self._lock:
+            self._listeners = (*self._listeners, listener)
+
+    def remove_commit_listener(self, listener: CommitListener) -> None:
+        """Stop calling ``listener``; harmless if it was not added."""
+        with self._lock:
+            self._listeners = tuple(fn for fn in self._listeners if fn is not listener)
+
+    def _committed(self, match_id: int, revision: int, device: str | None) -> None:
+        for listener in self._listeners:
+            try:
+                listener(match_id, revision, device)
+            except Exception:
+                _log.exception("a commit listener failed on match %s revision %s", match_id, revision)
 
     # -- records ---------------------------------------------------------------
 
@@ -359,6 +413,7 @@ class Store:
                 now=now,
                 detail={"hands": len(record.hands), "entries": len(log)},
             )
+        self._committed(match_id, len(log), device)
         return match_id
 
     def export_record(self, match_id: int) -> dict[str, Any]:
@@ -422,7 +477,7 @@ class Store:
             self._cache.popitem(last=False)
         return loaded
 
-    def _correct(self, match_id: int, kind: str, *, device: str | None) -> MatchSnapshot:
+    def _correct(self, match_id: int, kind: str, *, device: str | None, expected_revision: int | None) -> MatchSnapshot:
         """Store an undo or a redo: an entry naming the entry it takes back or puts back."""
 
         def plan(loaded: _Loaded) -> _Change:
@@ -441,41 +496,76 @@ class Store:
             work = rebuild(loaded.header, log, base=loaded.state, from_hand=target.hand)
             return _Change(target.hand, kind, entry.payload, work, kind, log=log)
 
-        return self._write(match_id, plan, device=device)
+        return self._write(match_id, plan, device=device, expected_revision=expected_revision)
 
-    def _write(self, match_id: int, plan: Any, *, device: str | None) -> MatchSnapshot:
+    def _write(
+        self, match_id: int, plan: Any, *, device: str | None, expected_revision: int | None = None
+    ) -> MatchSnapshot:
         """Validate one entry with ``plan`` and store it; returns the new snapshot.
 
         ``plan(loaded)`` asks the engine on a fork and never changes ``loaded``;
         the fork is sealed and kept only once the commit succeeded. On any
         failure the cache entry is dropped all the same (a commit whose outcome
-        is unknown is read back from the log next time).
+        is unknown is read back from the log next time). The commit listeners
+        hear of it after the lock is released.
         """
         with self._lock:
-            # Validate against the match as this device was last shown it, not
-            # as it is now: if another device wrote since, the commit fails with
-            # StoreConflict instead of silently entering the same event twice.
-            loaded = self._shown(match_id, device) or self._adopt(match_id, device) or self._view(match_id, device)
-            if loaded.header.finished_at is not None:
-                raise MatchFinished(f"match {match_id} is finished and takes no more entries")
+            state = self._write_locked(match_id, plan, device=device, expected_revision=expected_revision)
+        self._committed(match_id, state.revision, device)
+        return state
+
+    def _write_locked(
+        self, match_id: int, plan: Any, *, device: str | None, expected_revision: int | None
+    ) -> MatchSnapshot:
+        # Validate against the match as this device was last shown it, not as
+        # it is now: if another device wrote since, the commit fails with
+        # StoreConflict instead of silently entering the same event twice.
+        loaded = self._shown(match_id, device) or self._adopt(match_id, device) or self._view(match_id, device)
+        if expected_revision is not None and loaded.header.revision != expected_revision:
+            # The screen names the state it tapped on: check it against the match as stored now.
+            loaded = self._view(match_id, device)
+            if loaded.header.revision != expected_revision:
+                raise self._moved_on(loaded)
+        if loaded.header.finished_at is not None:
+            raise MatchFinished(f"match {match_id} is finished and takes no more entries")
+        try:
             try:
-                try:
-                    change: _Change = plan(loaded)
-                except (SniffError, NothingToUndo) as err:
-                    self._refusal_was_stale(loaded, err)
-                    raise
-                entry = self._commit(loaded, change, device=device)
-            except BaseException:
-                self._cache.pop((match_id, device), None)
+                change: _Change = plan(loaded)
+            except (SniffError, NothingToUndo) as err:
+                self._refusal_was_stale(loaded, err)
                 raise
-            loaded.entries.append(entry)
-            if change.log is not None:
-                loaded.log = change.log
-            else:
-                loaded.log.add(entry)
-            loaded.state = change.state.seal(entry.revision)
-            loaded.header = replace(loaded.header, revision=entry.revision)
-            return loaded.state
+            entry = self._commit(loaded, change, device=device)
+        except StoreConflict as err:
+            raise self._conflict(match_id, device) from err
+        except BaseException:
+            self._cache.pop((match_id, device), None)
+            raise
+        loaded.entries.append(entry)
+        if change.log is not None:
+            loaded.log = change.log
+        else:
+            loaded.log.add(entry)
+        loaded.state = change.state.seal(entry.revision)
+        loaded.header = replace(loaded.header, revision=entry.revision)
+        return loaded.state
+
+    def _conflict(self, match_id: int, device: str | None) -> StoreConflict:
+        """The ``StoreConflict`` for a write another writer beat: what was entered first, in words.
+
+        The device's view is read afresh (so the caller's reload is a cache hit);
+        if even that fails, the plain conflict is given.
+        """
+        self._cache.pop((match_id, device), None)
+        try:
+            return self._moved_on(self._view(match_id, device))
+        except StoreError:
+            return StoreConflict()
+
+    def _moved_on(self, loaded: _Loaded) -> StoreConflict:
+        header = loaded.header
+        latest = loaded.entries[-1] if loaded.entries else None
+        message = moved_on(latest, revision=header.revision, finished=header.finished_at is not None)
+        return StoreConflict(message, revision=header.revision, device=latest.device if latest else None)
 
     def _refusal_was_stale(self, loaded: _Loaded, err: Exception) -> None:
         """Raise ``StoreConflict`` if the view that refused an entry is out of date.
@@ -496,6 +586,7 @@ class Store:
             revision=header.revision + 1,
             kind=change.kind,
             payload=change.payload,
+            device=device,
         )
         detail: dict[str, Any] = {"kind": change.kind, "payload": change.payload}
         if change.kind in (UNDO, REDO):
