@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorepad.app.matchbook import MatchBook
 from scorepad.app.table import Table
 from scorepad.rules import (
     PRESETS,
@@ -21,6 +22,7 @@ from scorepad.rules import (
     parse_tile,
 )
 from scorepad.store import StoreError, UnknownMatch
+from scorepad.store.matches import checked_names, label_match
 
 HOME, NEW, TABLE, SHEET, HISTORY = "home", "new", "table", "sheet", "history"
 DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Di")
@@ -54,6 +56,7 @@ class NewMatchForm:
     muggins: bool = False
     partners: bool | None = None
     double_nine: bool = False
+    label: str = ""
     draw: FirstSetterDraw = field(default_factory=FirstSetterDraw)
 
     @property
@@ -105,6 +108,7 @@ class ScorePad:
         self.table: Table | None = None
         self.message: str | None = None
         self.on_saved: Callable[[Any, str], None] | None = None
+        self.book = MatchBook(store, device=device)
 
     # -- reading ---------------------------------------------------------------
 
@@ -277,9 +281,13 @@ class ScorePad:
         form = self.form
         try:
             make_ruleset(form.rules, form.players, form.options())
+            # Names trimmed, at most 40 characters, no two alike (case aside); one sentence if not.
+            players = checked_names(form.seated())
             match_id = self.store.create_match(
-                rules=form.rules, options=form.options(), players=form.seated(), device=self.device
+                rules=form.rules, options=form.options(), players=players, device=self.device
             )
+            if form.label.strip():
+                label_match(self.store, match_id, form.label, device=self.device)
             self.store.start_hand(match_id, setter=form.setter, device=self.device)
         except (SniffError, StoreError) as err:
             self.message = str(err)
@@ -287,12 +295,12 @@ class ScorePad:
         self.open_match(match_id)
 
     def resume_latest(self) -> None:
-        """Go back to the most recent unfinished match."""
-        latest = self.latest_unfinished()
-        if latest is None:
-            self.message = "No match is waiting to be finished: start a new one."
+        """Go back to this device's last match (never another table's, however recent)."""
+        mine = self.book.resumable()
+        if mine is None:
+            self.message = "This device has no match to resume: start a new one, or open one from History."
             return
-        self.open_match(latest.id)
+        self.open_match(mine.id)
 
     def match_saved_elsewhere(self, match_id: Any, device: str) -> bool:
         """Another screen saved an entry in ``match_id``; returns whether this screen must redraw."""
@@ -312,6 +320,7 @@ class ScorePad:
             return
         self.message = None
         self.screen = TABLE
+        self.book.opened(match_id)
 
 
 def _unfinished(summary: Any) -> bool:

@@ -3,33 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import flet as ft
 
 from scorepad.app.components.common import TOUCH, button, card, heading, ident, note, tappable, tile_face, wrap_row
 from scorepad.app.components.table_screen import message_bar
+from scorepad.app.matchbook import ARCHIVE, DELETE, line_words
 from scorepad.app.state import ScorePad
 
 Act = Callable[..., Callable[[], None]]
 RULES_WORDS = {"smartt": "Smartt", "american": "American", "jaques": "Jaques"}
 
 
-def _summary_words(summary: Any) -> str:
-    players = ", ".join(getattr(summary, "players", []) or [])
-    rules = getattr(summary, "rules", "")
-    started = getattr(summary, "started", "")
-    started = started.strftime("%d %b %Y %H:%M") if hasattr(started, "strftime") else str(started)
-    scores = getattr(summary, "scores", None)
-    scores_words = f" · scores {'-'.join(str(s) for s in scores)}" if scores else ""
-    status = getattr(summary, "status", "")
-    return f"{players} · {rules} · {started} · {status}{scores_words}"
-
-
 def home_screen(pad: ScorePad, act: Act, header: ft.Control) -> ft.Control:
-    """New match, resume the latest unfinished match, and history."""
-    latest = pad.latest_unfinished()
-    resume_words = f"Resume: {_summary_words(latest)}" if latest else "Nothing to resume yet"
+    """New match, resume this device's last match, and history."""
+    latest = pad.book.resumable()
+    resume_words = f"Resume: {line_words(latest)}" if latest else "Nothing to resume on this device yet"
     return ft.Column(
         [
             header,
@@ -161,9 +150,10 @@ def new_match_screen(
         ident(
             f"name-{seat}",
             ft.TextField(
-                label=f"Seat {seat}",
+                label=f"Player {seat + 1}",
                 value=form.names[seat],
                 width=170,
+                max_length=40,
                 on_change=lambda e, s=seat: on_name(s, e.control.value or ""),
             ),
         )
@@ -210,11 +200,12 @@ def new_match_screen(
     ]
     if form.players == 4:
         partners = form.partners if form.partners is not None else form.rules != "jaques"
+        names = form.seated()
         options.append(
             ident(
                 "partners",
                 ft.Switch(
-                    label="Partners (seats 0 & 2 against 1 & 3)",
+                    label=f"Partners ({names[0]} & {names[2]} against {names[1]} & {names[3]})",
                     value=partners,
                     on_change=lambda e: act(setattr, form, "partners", bool(e.control.value))(),
                 ),
@@ -226,6 +217,19 @@ def new_match_screen(
             message_bar(pad.message) or ft.Container(),
             card(heading("Rules"), rules_row),
             card(heading("Players"), players_row, wrap_row(names)),
+            card(
+                heading("Table"),
+                ident(
+                    "match-label",
+                    ft.TextField(
+                        label="Table name or number (optional)",
+                        value=form.label,
+                        width=260,
+                        max_length=40,
+                        on_change=lambda e: act(setattr, form, "label", e.control.value or "")(),
+                    ),
+                ),
+            ),
             card(
                 heading("Who sets the first hand"),
                 setters,
@@ -247,18 +251,94 @@ def new_match_screen(
 
 
 def history_screen(pad: ScorePad, act: Act, header: ft.Control) -> ft.Control:
-    """Every match in the store, newest first; tap one to open it."""
-    rows: list[ft.Control] = []
-    for summary in pad.matches():
+    """The matches of this score-pad, newest first, filtered by label, player and day; open, archive or delete."""
+    book = pad.book
+    filters = book.filters
+
+    def field(name: str, label: str, width: int) -> ft.Control:
+        return ident(
+            f"filter-{name}",
+            ft.TextField(
+                label=label,
+                value=getattr(filters, name),
+                width=width,
+                dense=True,
+                on_change=lambda e: act(book.set_filter, name, e.control.value or "")(),
+            ),
+        )
+
+    lines = book.lines()
+    filter_row = wrap_row(
+        [
+            field("label", "Label", 150),
+            field("player", "Player", 150),
+            field("since", "From (YYYY-MM-DD)", 170),
+            field("until", "To (YYYY-MM-DD)", 170),
+            button(
+                "show-archived",
+                "Archived" if not filters.archived else "Back to the others",
+                act(book.toggle_archived),
+                kind="filled" if filters.archived else "outlined",
+                icon=ft.Icons.ARCHIVE,
+            ),
+        ]
+    )
+    rows: list[ft.Control] = [heading("Archived matches" if filters.archived else "History"), filter_row]
+    question = book.question()
+    if question is not None:
+        action, _match_id = book.asking or ("", 0)
         rows.append(
-            ft.Row(
-                [
-                    ft.Text(_summary_words(summary), size=13, expand=True),
-                    button(f"open-{summary.id}", "Open", act(pad.open_match, summary.id), kind="outlined"),
-                ],
-                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            ft.Container(
+                content=ft.Column(
+                    [
+                        note(question, identifier="match-action-question", size=14),
+                        wrap_row(
+                            [
+                                button(
+                                    "confirm-match-action",
+                                    "Delete" if action == DELETE else ("Bring back" if filters.archived else "Archive"),
+                                    act(book.confirm),
+                                    kind="filled",
+                                ),
+                                button("cancel-match-action", "Cancel", act(book.cancel), kind="text"),
+                            ]
+                        ),
+                    ],
+                    tight=True,
+                ),
+                bgcolor=ft.Colors.ERROR_CONTAINER if action == DELETE else ft.Colors.SECONDARY_CONTAINER,
+                border_radius=8,
+                padding=10,
             )
         )
-    if not rows:
-        rows.append(ft.Text("No matches yet.", italic=True))
-    return ft.Column([header, card(heading("History"), *rows)], spacing=12)
+    for line in lines:
+        rows.append(
+            ft.Column(
+                [
+                    note(line_words(line), identifier=f"match-{line.id}", size=13),
+                    wrap_row(
+                        [
+                            button(f"open-{line.id}", "Open", act(pad.open_match, line.id), kind="outlined"),
+                            button(
+                                f"archive-{line.id}",
+                                "Bring back" if line.archived else "Archive",
+                                act(book.ask, ARCHIVE, line.id),
+                                kind="text",
+                            ),
+                            button(f"delete-{line.id}", "Delete", act(book.ask, DELETE, line.id), kind="text"),
+                        ],
+                        spacing=4,
+                    ),
+                ],
+                spacing=2,
+                tight=True,
+            )
+        )
+    if not lines:
+        rows.append(ft.Text("No matches match these filters." if _filtered(pad) else "No matches yet.", italic=True))
+    return ft.Column([header, message_bar(book.message) or ft.Container(), card(*rows)], spacing=12)
+
+
+def _filtered(pad: ScorePad) -> bool:
+    f = pad.book.filters
+    return bool(f.label.strip() or f.player.strip() or f.since.strip() or f.until.strip() or f.archived)

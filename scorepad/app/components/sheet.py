@@ -62,14 +62,21 @@ def _race_chart(sheet: Sheet, game: int) -> ft.Control:
     )
 
 
-def sheet_screen(sheet: Sheet, header: ft.Control) -> ft.Control:
-    """A table of every hand, and for each game a chart of the race to the target."""
+def sheet_screen(sheet: Sheet, header: ft.Control, details: ft.Control | None = None) -> ft.Control:
+    """A table of every hand, and for each game a chart of the race to the target.
+
+    ``details`` (the match's label and names, ``components.matches``) is shown above the table.
+    """
     columns = [ft.DataColumn(ft.Text("Hand")), ft.DataColumn(ft.Text("Set by")), ft.DataColumn(ft.Text("End"))]
     columns += [ft.DataColumn(ft.Text(name), numeric=True) for name in sheet.sides]
+    # Hands are numbered within their game ("2.1": game 2, hand 1), not across the match.
+    in_game = {
+        row.number: sum(1 for r in sheet.rows if r.game == row.game and r.number <= row.number) for row in sheet.rows
+    }
     rows = [
         ft.DataRow(
             cells=[
-                ft.DataCell(ft.Text(f"{row.game}.{row.number}")),
+                ft.DataCell(ft.Text(f"{row.game}.{in_game[row.number]}")),
                 ft.DataCell(ft.Text(row.setter)),
                 ft.DataCell(ft.Text(row.how)),
                 *[ft.DataCell(ft.Text(f"{row.start[s]} to {row.end[s]}")) for s in range(len(sheet.sides))],
@@ -80,4 +87,5 @@ def sheet_screen(sheet: Sheet, header: ft.Control) -> ft.Control:
     table = ft.Row([ft.DataTable(columns=columns, rows=rows, column_spacing=16)], scroll=ft.ScrollMode.AUTO)
     games = sorted({row.game for row in sheet.rows}) or [1]
     charts = [card(heading(f"Game {g}: the race to {sheet.target}"), _race_chart(sheet, g)) for g in games]
-    return ft.Column([header, card(heading("Score sheet"), ident("score-sheet", table)), *charts], spacing=12)
+    top = [header] if details is None else [header, details]
+    return ft.Column([*top, card(heading("Score sheet"), ident("score-sheet", table)), *charts], spacing=12)

@@ -1,0 +1,172 @@
+"""Matches that belong to someone, through the view-model: labels, names, this device's match, the history."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from scorepad.app.matchbook import ARCHIVE, DELETE, line_words
+from scorepad.app.state import HOME, TABLE, ScorePad
+from scorepad.store import Store
+from scorepad.store.matches import audit_trail, match_label
+
+from .test_state import lay, new_table
+
+
+class TestNewMatch:
+    def test_the_label_is_stored_with_the_match(self, store: Store) -> None:
+        pad = new_table(store, label=" Table 4 ")
+        assert pad.table is not None
+        assert match_label(store, pad.table.match_id) == "Table 4"
+        (line,) = pad.book.lines()
+        assert line_words(line).startswith("Table 4 · Ann, Bob · Smartt · ")
+
+    def test_duplicate_names_are_refused_with_a_sentence(self, store: Store) -> None:
+        pad = ScorePad(store, device="test")
+        pad.new_match()
+        pad.name_player(1, " ann")
+        pad.start_match()
+        assert pad.table is None and pad.screen != TABLE
+        assert pad.message == "Two players are called ann: give each player a different name."
+        assert store.list_matches() == []
+
+    def test_a_name_over_forty_characters_is_refused(self, store: Store) -> None:
+        pad = ScorePad(store, device="test")
+        pad.name_player(0, "A" * 41)
+        pad.start_match()
+        assert pad.table is None and pad.message is not None and "at most 40 characters" in pad.message
+
+
+class TestRename:
+    def test_a_player_renamed_after_start_is_named_everywhere(self, store: Store) -> None:
+        pad = new_table(store)
+        table = pad.table
+        assert table is not None
+        lay(table, "5-5")
+        watcher = ScorePad(store, device="watcher")
+        watcher.open_match(table.match_id)
+        pad.book.name_drafts[1] = "Robert "
+        pad.book.save_names(table)
+        assert pad.book.message == "Names saved."
+        assert table.player(1) == "Robert" and table.turn_words() == "Robert to play"
+        assert [s.names for s in table.sides()] == ["Ann", "Robert"]
+        assert store.list_matches()[0].players == ["Ann", "Robert"]
+        lay(table, "5-0", "left")
+        assert watcher.table is not None
+        watcher.table.refresh()
+        assert watcher.table.player(1) == "Robert"
+        (rename,) = [a for a in audit_trail(store, table.match_id) if a.action == "rename"]
+        assert rename.detail == {"seat": 1, "from": "Bob", "to": "Robert"} and rename.device == "test"
+
+    def test_a_duplicate_rename_is_refused_and_nothing_changes(self, store: Store) -> None:
+        pad = new_table(store)
+        table = pad.table
+        assert table is not None
+        pad.book.name_drafts[1] = "ANN"
+        pad.book.save_names(table)
+        assert pad.book.message == "Two players are called ANN: give each player a different name."
+        assert table.player(1) == "Bob"
+
+    def test_the_label_can_be_changed_later(self, store: Store) -> None:
+        pad = new_table(store)
+        table = pad.table
+        assert table is not None
+        pad.book.label_draft = "Garden"
+        pad.book.save_label(table)
+        assert pad.book.label_of(table.match_id) == "Garden"
+        pad.book.label_draft = "x" * 41
+        pad.book.save_label(table)
+        assert pad.book.message is not None and "at most 40" in pad.book.message
+        assert match_label(store, table.match_id) == "Garden"
+
+
+class TestResume:
+    def test_resume_opens_this_devices_match_not_the_newest(self, store: Store) -> None:
+        mine = new_table(store)
+        assert mine.table is not None
+        lay(mine.table, "6-4")
+        other = new_table(store)
+        assert other.table is not None and other.table.match_id != mine.table.match_id
+        lay(other.table, "5-5")
+        # The same device later, on a new page: the browser's storage hands back its match.
+        again = ScorePad(store, device="test-again")
+        again.book.remember(str(mine.table.match_id))
+        resumable = again.book.resumable()
+        assert resumable is not None and resumable.id == mine.table.match_id
+        again.resume_latest()
+        assert again.table is not None and again.table.match_id == mine.table.match_id
+        assert again.table.board().count == 10
+
+    def test_a_device_with_no_match_of_its_own_is_told_so(self, store: Store) -> None:
+        new_table(store)
+        fresh = ScorePad(store, device="fresh")
+        fresh.resume_latest()
+        assert fresh.table is None and fresh.screen == HOME
+        assert fresh.message == "This device has no match to resume: start a new one, or open one from History."
+
+    def test_opening_a_match_makes_it_this_devices_and_tells_the_page(self, store: Store) -> None:
+        told: list[object] = []
+        pad = ScorePad(store, device="d")
+        pad.book.on_opened = told.append
+        pad.start_match()
+        assert pad.table is not None
+        assert told == [pad.table.match_id] and pad.book.remembered == pad.table.match_id
+
+    def test_a_deleted_match_is_not_resumed(self, store: Store) -> None:
+        pad = new_table(store)
+        assert pad.table is not None
+        match_id = pad.table.match_id
+        pad.book.ask(DELETE, match_id)
+        pad.book.confirm()
+        assert pad.book.resumable() is None
+        pad.go_home()
+        pad.resume_latest()
+        assert pad.screen == HOME and pad.message is not None
+
+
+class TestHistory:
+    def test_filters_by_label_player_and_day(self, store: Store) -> None:
+        first = new_table(store, label="Table 1")
+        second = new_table(store, label="Bar")
+        pad = ScorePad(store, device="h")
+        assert first.table and second.table
+        pad.book.set_filter("label", "tab")
+        assert [line.id for line in pad.book.lines()] == [first.table.match_id]
+        pad.book.set_filter("label", "")
+        pad.book.set_filter("player", "BOB")
+        assert len(pad.book.lines()) == 2
+        today = datetime.now(UTC).date().isoformat()
+        pad.book.set_filter("since", today)
+        pad.book.set_filter("until", today)
+        assert len(pad.book.lines()) == 2
+        pad.book.set_filter("since", "1st of May")
+        assert len(pad.book.lines()) == 2
+        assert pad.book.message == "The day from should be written like 2026-12-01, not '1st of May'."
+
+    def test_archive_and_delete_ask_first_and_are_audited(self, store: Store) -> None:
+        kept = new_table(store)
+        gone = new_table(store, label="Bar")
+        assert kept.table and gone.table
+        pad = ScorePad(store, device="h")
+        pad.book.ask(ARCHIVE, kept.table.match_id)
+        assert pad.book.question() == (
+            "Archive Ann, Bob (in play)? It leaves the history; tap Archived to see it again."
+        )
+        pad.book.cancel()
+        assert len(pad.book.lines()) == 2
+        pad.book.ask(ARCHIVE, kept.table.match_id)
+        pad.book.confirm()
+        assert [line.id for line in pad.book.lines()] == [gone.table.match_id]
+        pad.book.toggle_archived()
+        assert [line.id for line in pad.book.lines()] == [kept.table.match_id]
+        pad.book.toggle_archived()
+        pad.book.ask(DELETE, gone.table.match_id)
+        assert pad.book.question() == (
+            "Delete Bar: Ann, Bob (in play)? It disappears from this score-pad for every device;"
+            " only the audit log keeps it."
+        )
+        pad.book.confirm()
+        assert pad.book.lines() == []
+        assert [a.action for a in audit_trail(store, gone.table.match_id)][-1] == "delete"
+        assert [a.device for a in audit_trail(store, kept.table.match_id) if a.action == "archive"] == ["h"]
+        pad.open_match(gone.table.match_id)
+        assert pad.table is None and pad.message == f"There is no match {gone.table.match_id} in this score-pad."
