@@ -139,6 +139,8 @@ def rename_player(store: Store, match_id: int, seat: int, name: str, *, device: 
             session=session, match_id=match_id, expected=row.revision, to=row.revision + 1, summary=summary
         )
         _audit(session, match_id, "rename", device, {"seat": seat, "from": old, "to": new})
+    # Every screen following the match reloads it, as after any entry (Store.add_commit_listener).
+    store._committed(match_id, row.revision + 1, device)
     return new_names
 
 

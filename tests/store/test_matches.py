@@ -156,3 +156,13 @@ class TestHistoryFilters:
         (line,) = match_lines(store)
         out = line.to_dict()
         assert out["label"] == "Bar" and out["archived"] is False and out["players"] == ["Ann", "Bob"]
+
+
+def test_a_rename_tells_the_commit_listeners(store: Store) -> None:
+    match_id = _match(store)
+    heard: list[tuple[int, int, str | None]] = []
+    store.add_commit_listener(lambda *told: heard.append(told))
+    revision = store.load(match_id).revision
+    rename_player(store, match_id, 0, "Annie", device="t1")
+    assert heard == [(match_id, revision + 1, "t1")]
+    assert store.load(match_id).revision == revision + 1
