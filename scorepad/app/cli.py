@@ -36,8 +36,7 @@ def run_web(args: argparse.Namespace) -> int:
     """Serve the app in web mode on ``args.host``:``args.port`` until interrupted."""
     from scorepad.app.serve import serve_web
 
-    serve_web(host=args.host, port=args.port, db_url=getattr(args, "db", None))
-    return 0
+    return serve_web(host=args.host, port=args.port, db_url=getattr(args, "db", None))
 
 
 def run_default(args: argparse.Namespace) -> int:
@@ -47,9 +46,8 @@ def run_default(args: argparse.Namespace) -> int:
     db_url = getattr(args, "db", None)
     if desktop_available():
         serve_desktop(db_url=db_url)
-    else:
-        serve_web(host=DEFAULT_WEB_HOST, port=DEFAULT_WEB_PORT, db_url=db_url)
-    return 0
+        return 0
+    return serve_web(host=DEFAULT_WEB_HOST, port=DEFAULT_WEB_PORT, db_url=db_url)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -46,6 +46,8 @@ POLICY: dict[str, str] = {
     "object-src": "'none'",
     "base-uri": "'self'",
     "form-action": "'self'",
+    # No other page may frame the score-pad (clickjacking a tap); X-Frame-Options says it too.
+    "frame-ancestors": "'none'",
 }
 
 

@@ -11,6 +11,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from scorepad.app.join import (
+    Door,
+    JoinCode,
+    JoinLink,
+    is_loopback,
+    is_wildcard,
+    lan_addresses,
+    print_qr,
+    set_join_link,
+    url_host,
+)
+
 
 def _assets_dir() -> Path:
     """The package data served at the page's root: tile faces, icons, the web manifest.
@@ -38,29 +50,102 @@ def desktop_available() -> bool:
     return True
 
 
-def serve_web(*, host: str, port: int, db_url: str | None = None) -> None:
-    """Serve the app to browsers on ``host``:``port`` until interrupted; prints the address.
+def serve_web(*, host: str, port: int, db_url: str | None = None) -> int:
+    """Serve the app to browsers on ``host``:``port`` until interrupted; prints where to open it.
 
+    The database is checked first (``scorepad.store.health``): an unusable one
+    stops here with one line on stderr and status 2, before anything is served.
     Everything (CanvasKit, fonts, icons) is served from this machine: a table in
     a basement has no internet. Every response carries a Content-Security-Policy
     (``scorepad.app.offline``) so the page requests nothing from anywhere else
     either, not even the animation library the Flet client asks a CDN for.
-    (With the CDN allowed, ``FLET_WEB_NO_CDN=0``, there is no policy.)
+    (With the CDN allowed, ``FLET_WEB_NO_CDN=0``, there is no such policy.) The
+    framework's own pages are hidden and the headers scrubbed
+    (``scorepad.app.surface``); the runtime is served compressed and cached
+    (``scorepad.app.fastload``); beyond 127.0.0.1 a join code guards the door
+    (``scorepad.app.join``). Returns the exit status.
     """
     import uvicorn
 
-    from scorepad.app.offline import LocalOnly
+    from scorepad.store.health import DatabaseUnusable, check_database
 
+    try:
+        check_database(db_url)
+    except (DatabaseUnusable, ValueError) as err:
+        sys.stderr.write(f"scorepad: {err}\n")
+        return 2
     _tune_gc()
-    app = web_app(db_url=db_url)
-    print(f"scorepad: serving the score-pad at http://{host}:{port}/ (Ctrl+C to stop)", flush=True)
+    beyond_loopback = not is_loopback(host)
+    app, code = served_app(db_url=db_url, beyond_loopback=beyond_loopback)
+    announce(host, port, code if beyond_loopback else None, sys.stdout)
     uvicorn.run(
-        LocalOnly(app) if no_cdn() else app,
+        app,
         host=host,
         port=port,
         ws="websockets-sansio",
         log_level="warning",
+        server_header=False,
     )
+    return 0
+
+
+def served_app(*, db_url: str | None, beyond_loopback: bool) -> tuple[Any, JoinCode]:
+    """The whole ASGI app as served, outermost first: policy, surface, door, fast load, Flet; and its join code."""
+    from scorepad.app.fastload import FastLoad, precompress
+    from scorepad.app.offline import LocalOnly
+    from scorepad.app.surface import Surface
+
+    flet_app = web_app(db_url=db_url)
+    _drop_framework_routes(flet_app)
+    code = JoinCode()
+    app: Any = FastLoad(flet_app, precompress([ASSETS_DIR, flet_web_dir()]))
+    app = Surface(Door(app, code, beyond_loopback=beyond_loopback))
+    return (LocalOnly(app) if no_cdn() else app), code
+
+
+def announce(host: str, port: int, code: JoinCode | None, out: Any) -> None:
+    """Print where to open the page: 127.0.0.1, or the LAN addresses with the join code and a QR code.
+
+    ``0.0.0.0`` is where the server listens, not an address a phone can open:
+    the machine's own addresses are printed instead. The first one is also
+    recorded for the app's "Join from another phone" panel (``join_link``).
+    """
+    if code is None:
+        out.write(f"scorepad: serving the score-pad at http://{url_host(host)}:{port}/ (Ctrl+C to stop)\n")
+        out.flush()
+        set_join_link(None)
+        return
+    addresses = lan_addresses() if is_wildcard(host) else [host]
+    if not addresses:
+        addresses = ["127.0.0.1"]
+    links = [
+        JoinLink(
+            url=f"http://{url_host(a)}:{port}/join?code={code.code_for_printing}",
+            code=code.code_for_printing,
+            address=f"http://{url_host(a)}:{port}/",
+        )
+        for a in addresses
+    ]
+    set_join_link(links[0])
+    out.write(f"scorepad: serving the score-pad at {', '.join(link.address for link in links)} (Ctrl+C to stop)\n")
+    out.write(f"scorepad: join code {code.code_for_printing} (phones scanning the QR code need not type it)\n")
+    out.write(f"scorepad: on this computer, http://127.0.0.1:{port}/ needs no code\n")
+    print_qr(links[0].url, out)
+    out.flush()
+
+
+def flet_web_dir() -> Path:
+    """The Flet web client's files (flet-web's package data)."""
+    from flet_web import get_package_web_dir
+
+    return Path(get_package_web_dir())
+
+
+def _drop_framework_routes(app: Any) -> None:
+    """Remove FastAPI's documentation routes and Flet's unused OAuth callback (``Surface`` 404s them too)."""
+    from scorepad.app.surface import HIDDEN_PATHS
+
+    app.router.routes = [r for r in app.router.routes if getattr(r, "path", None) not in HIDDEN_PATHS]
 
 
 def web_app(*, db_url: str | None = None) -> Any:

@@ -73,8 +73,8 @@ def normalize_url(url: str) -> URL:
         return make_url(f"sqlite:///{Path(text).expanduser()}")
     try:
         parsed = make_url(text)
-    except ArgumentError as err:
-        raise ValueError(f"cannot read database URL {text!r}") from err
+    except (ArgumentError, ValueError) as err:  # ValueError: a port that is not a number
+        raise ValueError(f"cannot read the database URL {text!r}") from err
     backend = parsed.get_backend_name()
     if backend in ("postgres", "postgresql"):
         return parsed.set(drivername="postgresql+psycopg")
