@@ -13,9 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scorepad.app.readings import named, sentence, trial
-from scorepad.app.words import cite, count_of, hand_words
-from scorepad.rules import Adjust, Play, SniffError, Void, full_set
+from scorepad.app.readings import sentence
+from scorepad.app.words import hand_words
+from scorepad.rules import Adjust, Play, Void, full_set
+from scorepad.rules.presets import Topic
+from scorepad.rules.previews import preview_event
+from scorepad.rules.wording import cited, count_words
 
 if TYPE_CHECKING:
     from scorepad.app.table import Table
@@ -137,44 +140,49 @@ class Irregularities:
         return None
 
     def preview(self) -> IrregularPreview | None:
-        """What saving would do, from the engine on a copy of the match (None while a choice is missing)."""
+        """What saving would do, asked of the engine (None while a choice is missing).
+
+        The engine tries the event on a fork of the match (``preview_event``):
+        its refusal is shown as is; otherwise its ruling, or the counts of the
+        forked hand, are put in words.
+        """
         event = self.event()
         if event is None:
             return None
         table = self.table
         before = table.hand
         assert before is not None
-        copy = trial(table.state)
-        try:
-            copy.apply(event)
-        except SniffError as err:
-            return IrregularPreview(sentence(named(table.state, str(err))) + ".", allowed=False)
-        after = copy.current
-        assert after is not None
-        rules = table.rules.name
+        asked = preview_event(table.state, event)
+        if asked.refusal is not None:
+            return IrregularPreview(sentence(asked.refusal) + ".", allowed=False)
         if self.kind == VOID:
-            scores = ", ".join(f"{copy.side_name(s)} {after.scores_after[s]}" for s in range(table.rules.sides))
-            setter = copy.next_setter().default
-            again = f" and {table.player(setter)} sets again" if setter is not None else ""
-            words = (
-                f"Throw in {hand_words(table.state, before)}: every score goes back to its start-of-hand value"
-                f" ({scores}){again}{cite(VOID, rules)}."
-            )
-        elif self.kind == MISDEAL:
+            scores = ", ".join(f"{table.state.side_name(s)} {v}" for s, v in enumerate(asked.scores_after))
+            ruling = asked.words[:1].lower() + asked.words[1:]
+            words = f"Throw in {hand_words(table.state, before)}: {ruling} Scores: {scores}."
+            return IrregularPreview(words, allowed=True)
+        after = self._tried(event)
+        if self.kind == MISDEAL:
             assert self.seat is not None
             name = table.player(self.seat)
-            held = count_of(after.tiles_held[self.seat], "tile")
+            held = count_words(after.tiles_held[self.seat], "tile")
             moved = "takes 1 tile from the boneyard" if self.count > 0 else "puts 1 tile back in the boneyard"
             when = "before the set" if not before.started else "now"
             words = (
                 f"Misdeal: {name} {moved} {when} and holds {held}; the boneyard holds"
-                f" {count_of(after.boneyard, 'tile')}. The turn does not change{cite(MISDEAL, rules)}."
+                f" {count_words(after.boneyard, 'tile')}. The turn does not change{cited(table.rules, Topic.MISDEAL)}."
             )
         else:
-            words = self._stood_words(copy, before, after)
+            words = self._stood_words(before, after)
         return IrregularPreview(words, allowed=True)
 
-    def _stood_words(self, copy: Any, before: Any, after: Any) -> str:
+    def _tried(self, event: Any) -> Any:
+        """The current hand as it would be after ``event`` (the engine took it in ``preview_event``)."""
+        fork = self.table.state.fork()
+        fork.apply(event)
+        assert fork.current is not None
+        return fork.current
+
+    def _stood_words(self, before: Any, after: Any) -> str:
         table = self.table
         assert self.tile is not None and self.at is not None
         against, outward = self.tile
@@ -187,7 +195,7 @@ class Irregularities:
             f"Tile stood: {who}'s {against}-{outward} stays at the {END_WORDS[self.at]} (which showed {shown})"
             f" although it does not match; {outward} becomes that end. The board count is then"
             f" {after.layout.board_count}: {score}. The layout and every score stand, and the play is flagged"
-            f" 'stood'{cite(STANDS, table.rules.name)}."
+            f" 'stood'{cited(table.rules, Topic.STANDS)}."
         )
 
     # -- internals ---------------------------------------------------------------
