@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -9,10 +11,22 @@ from typing import Any
 import flet as ft
 
 from scorepad.app.components.home import history_screen, home_screen, new_match_screen
+from scorepad.app.components.matches import match_details, remember_device_match
 from scorepad.app.components.sheet import sheet_screen
-from scorepad.app.components.table_screen import table_screen
+from scorepad.app.components.table_screen import PAGE_PAD, table_screen
+from scorepad.app.guard import recover
+from scorepad.app.live import revision_of
+from scorepad.app.sessions import (
+    SESSION_TIMEOUT_SECONDS,
+    LiveScreen,
+    PageCounter,
+    PageStore,
+    refusal_words,
+    relay_for,
+)
 from scorepad.app.state import HISTORY, HOME, NEW, SHEET, TABLE, ScorePad
 
+log = logging.getLogger("scorepad.live")
 WIDE = 900  # pixels: from here on the table screen uses two columns
 _stores: dict[str | None, Any] = {}
 _stores_lock = threading.Lock()
@@ -36,54 +50,94 @@ class Dispatch:
 
     def __init__(self) -> None:
         self.redraw: Callable[[], None] = lambda: None
+        self.after: Callable[[], None] = lambda: None
+        self.failed: Callable[[BaseException], None] = lambda err: log.error("a tap failed", exc_info=err)
 
     def __call__(self, fn: Callable[..., Any], *args: Any) -> Callable[[], None]:
         """The handler for a tap that calls ``fn(*args)``."""
 
         def handler() -> None:
-            fn(*args)
+            # The guard around every tap: a failure is logged and said in one sentence, and the
+            # page is drawn again from the state as stored (issue 8), never left half updated.
+            try:
+                fn(*args)
+                self.after()
+            except Exception as err:
+                self.failed(err)
             self.redraw()
 
         return handler
 
 
 def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.Page], None]:
-    """The ``main(page)`` for ``ft.run``: each page gets its own ScorePad over the shared store."""
+    """The ``main(page)`` for ``ft.run``: each page gets its own ScorePad over the shared store.
+
+    Also sets how long Flet keeps a disconnected page (``FLET_SESSION_TIMEOUT``,
+    unless set already): a page that has gone is dropped within a minute.
+    """
+    os.environ.setdefault("FLET_SESSION_TIMEOUT", str(SESSION_TIMEOUT_SECONDS))
+    pages = PageCounter()
 
     def main(page: ft.Page) -> None:
-        pad = ScorePad(store if store is not None else shared_store(db_url), device=f"web:{page.session.id[:8]}")
+        address = page.client_ip
         setup_page(page)
+        if not pages.admit(address):
+            log.info("page refused: %d pages connected from %s", pages.cap, address)
+            page.add(ft.Semantics(identifier="refused", content=ft.Text(refusal_words(pages.cap), size=16)))
+            return
+        chosen = store if store is not None else shared_store(db_url)
+        pad = ScorePad(chosen, device=f"web:{page.session.id[:8]}")
+        relay = relay_for(chosen)
+        live = LiveScreen(page, pad, relay)
+        pad.store = PageStore(chosen, live)
+        act = Dispatch()
+        act.after = live.after_tap
+        act.failed = lambda err: recover(pad, err)
         bump: dict[str, Callable[[], None]] = {}
+
+        def redraw() -> None:
+            if "redraw" in bump:
+                bump["redraw"]()
+
+        live.redraw = redraw
 
         def on_route_change(e: ft.RouteChangeEvent) -> None:
             if e.route != pad.route:
                 pad.open_route(e.route)
-                if "redraw" in bump:
-                    bump["redraw"]()
+                redraw()
 
-        def on_resize(_e: Any) -> None:
-            if "redraw" in bump:
-                bump["redraw"]()
+        def on_disconnect(_e: Any) -> None:
+            live.stop()
+            pages.leave(address)
 
-        def on_other_screen(message: Any) -> None:
-            # Called from the pub-sub hub's thread: hop onto the page's loop first.
-            match_id, device = message
+        def on_connect(_e: Any) -> None:
+            pages.admit(address)
+            live.back()
 
-            async def show_it() -> None:
-                if pad.match_saved_elsewhere(match_id, device) and "redraw" in bump:
-                    bump["redraw"]()
+        def on_close(_e: Any) -> None:
+            # Closed after a disconnect (Flet's timeout): already stopped and not counted.
+            if not live.gone:
+                live.stop()
+                pages.leave(address)
 
-            page.run_task(show_it)
-
-        pad.on_saved = lambda match_id, device: page.pubsub.send_others((match_id, device))
-        page.pubsub.subscribe(on_other_screen)
+        remember_device_match(page, pad, redraw)
+        if not relay.by_commit_listener:
+            # A store without commit listeners: the page that saved tells the others.
+            pad.on_saved = lambda match_id, device: relay.hub.committed(match_id, _revision(pad), device)
         page.on_route_change = on_route_change
-        page.on_resize = on_resize
+        page.on_resize = lambda _e: redraw()
+        page.on_disconnect = on_disconnect
+        page.on_connect = on_connect
+        page.on_close = on_close
         if page.route and page.route != "/":
             pad.open_route(page.route)
-        page.render(App, pad, bump, Dispatch())
+        page.render(App, pad, bump, act, live)
 
     return main
+
+
+def _revision(pad: ScorePad) -> int | None:
+    return revision_of(pad.table.state) if pad.table is not None else None
 
 
 def setup_page(page: ft.Page) -> None:
@@ -95,14 +149,29 @@ def setup_page(page: ft.Page) -> None:
 
 
 @ft.component
-def App(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch) -> ft.Control:
-    """The app: draws the screen the view-model names and forwards taps to it."""
-    _revision, set_revision = ft.use_state(0)
+def App(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live: LiveScreen) -> ft.Control:
+    """The app: draws the screen the view-model names and forwards taps to it.
+
+    After each draw the page follows (live updates) the match it shows, and
+    a state another screen made is marked seen once the page confirms it.
+    """
+    _draws, set_draws = ft.use_state(0)
     page = ft.context.page
+    live.follow()
+    table = pad.table
+    state = table.state if table is not None else None
+
+    async def confirm_shown() -> None:
+        if table is not None:
+            await live.confirm_shown(table, state)
+
+    # A snapshot's revision only grows (an undo is an entry too); before snapshots, its identity.
+    seen = revision_of(state) if revision_of(state) is not None else id(state)
+    ft.use_effect(confirm_shown, dependencies=[id(table), seen])
     dark, set_dark = ft.use_state(lambda: page.platform_brightness == ft.Brightness.DARK)
 
     def redraw() -> None:
-        set_revision(lambda r: r + 1)
+        set_draws(lambda r: r + 1)
         if page.route != pad.route:
             page.route = pad.route
             page.navigate(pad.route)
@@ -115,11 +184,6 @@ def App(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch) -> ft
         set_dark(not dark)
         page.update()
 
-    def on_text(seat: int, text: str) -> None:
-        assert pad.table is not None
-        pad.table.set_remaining_text(seat, text)
-        redraw()
-
     def on_name(seat: int, text: str) -> None:
         pad.name_player(seat, text)
         redraw()
@@ -129,17 +193,20 @@ def App(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch) -> ft
         redraw()
 
     header = _header(pad, act, toggle_theme, dark)
-    wide = (page.width or 0) >= WIDE
     if pad.screen == TABLE and pad.table is not None:
-        body = table_screen(pad.table, act, on_text, header, wide=wide)
+        body = table_screen(pad.table, act, header, width=page.width or 0, height=page.height or 0)
     elif pad.screen == SHEET and pad.table is not None:
-        body = sheet_screen(pad.table.sheet(), header)
+        body = sheet_screen(pad.table.sheet(), header, match_details(pad, act))
     elif pad.screen == NEW:
         body = new_match_screen(pad, act, on_name, on_target, header)
     elif pad.screen == HISTORY:
         body = history_screen(pad, act, header)
     else:
         body = home_screen(pad, act, header)
+    if pad.screen == TABLE and pad.table is not None:
+        # The table scrolls inside itself below a header that stays put.
+        framed = ft.Container(content=body, padding=ft.Padding.symmetric(horizontal=PAGE_PAD, vertical=4), expand=True)
+        return ft.SafeArea(content=framed, expand=True)
     return ft.SafeArea(
         content=ft.Column(
             [ft.Container(content=body, padding=12)],
@@ -167,7 +234,9 @@ def _header(
     controls: list[ft.Control] = []
     if pad.screen != HOME:
         controls.append(_icon_button("home", ft.Icons.HOME, "Home", act(pad.go_home)))
-    controls.append(ft.Text(title, size=15, weight=ft.FontWeight.BOLD, expand=True))
+    controls.append(
+        ft.Text(title, size=15, weight=ft.FontWeight.BOLD, expand=True, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)
+    )
     if pad.screen == TABLE:
         controls.append(_icon_button("show-sheet", ft.Icons.TABLE_CHART, "Score sheet", act(pad.show_sheet)))
     elif pad.screen == SHEET:
