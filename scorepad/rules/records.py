@@ -15,6 +15,7 @@ from scorepad.rules.errors import IllegalEventError, IllegalRecordError, RecordF
 from scorepad.rules.events import Event, event_from_dict
 from scorepad.rules.hand import BLOCKED, IN_PROGRESS, OUT
 from scorepad.rules.match import MatchState
+from scorepad.rules.names import check_name
 from scorepad.rules.rulesets import RuleSet, make_ruleset
 
 FORMAT = "sniff-record/1"
@@ -71,6 +72,7 @@ def parse_record(obj: object) -> Record:
         or not all(isinstance(p, str) and p.strip() for p in players)
     ):
         raise RecordFormatError("'players' must be a list of 2 to 4 names")
+    players = [check_name(name, seat=seat) for seat, name in enumerate(players)]
     hands = obj.get("hands")
     if not isinstance(hands, list):
         raise RecordFormatError("'hands' must be a list")
