@@ -39,6 +39,10 @@ class NothingToUndo(StoreError):
     """Undo or redo was asked for where there is nothing to undo or redo."""
 
 
+class NothingToAmend(StoreError):
+    """An amendment was asked for where the last entry is not an event (or was already withdrawn)."""
+
+
 class MatchFinished(StoreError):
     """The match was closed with ``Store.finish`` and takes no more entries."""
 

@@ -7,6 +7,12 @@ Undo and redo are entries themselves. ``undo`` takes back the last standing
 entry of the latest hand that has one (this may be a hand's ``settle`` or
 ``start``, so an undo can reach back into the previous hand); ``redo`` puts
 back the most recently undone entry, as long as nothing new was entered since.
+
+``amend`` ``{"seq": n, "event": {...} or null}`` is a new version of the last
+standing event: it stands in the place of entry ``n`` (an event, or an
+earlier amendment), and ``"event": null`` withdraws it (it then stands as an
+empty place, so the next undo puts the withdrawn event back). An undo of an
+amendment restores the version it replaced; a redo puts the amendment back.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorepad.store.models import REDO, SETTLE, START, UNDO
+from scorepad.store.models import AMEND, REDO, SETTLE, START, UNDO
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,8 @@ class FoldedLog:
     redoable: list[Entry] = field(default_factory=list)
     last_seq: dict[int, int] = field(default_factory=dict)
     revision: int = 0
+    # (hand, seq of an amendment) -> the version it replaced, for its undo.
+    replaced: dict[tuple[int, int], Entry] = field(default_factory=dict)
 
     def add(self, entry: Entry) -> None:
         """Take one more entry (entries must come in revision order).
@@ -51,11 +59,27 @@ class FoldedLog:
             hand = self.standing.get(entry.hand, [])
             if not hand or hand[-1].seq != entry.payload.get("seq"):
                 raise ValueError(f"hand {entry.hand} seq {entry.seq}: undo of an entry not on top")
-            self.redoable.append(hand.pop())
+            taken = hand.pop()
+            if taken.kind == AMEND:
+                hand.append(self.replaced[(taken.hand, taken.seq)])
+            self.redoable.append(taken)
         elif entry.kind == REDO:
             if not self.redoable or self.redoable[-1].seq != entry.payload.get("seq"):
                 raise ValueError(f"hand {entry.hand} seq {entry.seq}: redo of an entry not undone")
-            self.standing.setdefault(entry.hand, []).append(self.redoable.pop())
+            back = self.redoable.pop()
+            hand = self.standing.setdefault(entry.hand, [])
+            if back.kind == AMEND:
+                if not hand or hand[-1].seq != back.payload.get("seq"):
+                    raise ValueError(f"hand {entry.hand} seq {entry.seq}: redo of an amendment not on top")
+                hand.pop()
+            hand.append(back)
+        elif entry.kind == AMEND:
+            hand = self.standing.get(entry.hand, [])
+            if not hand or hand[-1].seq != entry.payload.get("seq") or hand[-1].kind in (START, SETTLE):
+                raise ValueError(f"hand {entry.hand} seq {entry.seq}: amendment of an entry not on top")
+            self.replaced[(entry.hand, entry.seq)] = hand.pop()
+            hand.append(entry)
+            self.redoable.clear()
         else:
             self.standing.setdefault(entry.hand, []).append(entry)
             # A new entry ends the chance to redo what was undone before it.
@@ -72,6 +96,13 @@ class FoldedLog:
             for number, entries in sorted(self.standing.items())
             if entries and entries[0].kind == START
         ]
+
+    def amend_target(self) -> Entry | None:
+        """The entry an amendment would replace: the last standing entry, if it is an event (or a version of one)."""
+        target = self.undo_target()
+        if target is None or target.kind in (START, SETTLE):
+            return None
+        return target
 
     def undo_target(self) -> Entry | None:
         """The entry an undo would take back, or None when nothing stands."""
@@ -92,7 +123,7 @@ class FoldedLog:
             setter = entries[0].payload.get("setter")
             if setter is not None:
                 hand["setter"] = setter
-            hand["events"] = [dict(e.payload) for e in entries[1:] if e.kind != SETTLE]
+            hand["events"] = [dict(event) for event in map(event_payload, entries[1:]) if event is not None]
             for entry in entries[1:]:
                 if entry.kind == SETTLE:
                     hand["remaining"] = entry.payload["remaining"]
@@ -100,8 +131,19 @@ class FoldedLog:
         return hands
 
     def standing_count(self) -> int:
-        """How many entries stand, over all hands."""
-        return sum(len(entries) for entries in self.standing.values())
+        """How many entries stand, over all hands (a withdrawn event's empty place not counted)."""
+        return sum(
+            1 for entries in self.standing.values() for e in entries if e.kind != AMEND or e.payload.get("event")
+        )
+
+
+def event_payload(entry: Entry) -> dict[str, Any] | None:
+    """The record event an entry stands for (an amendment's new version), or None (start, settle, withdrawn)."""
+    if entry.kind in (START, SETTLE):
+        return None
+    if entry.kind == AMEND:
+        return entry.payload.get("event")
+    return entry.payload
 
 
 def fold(entries: Iterable[Entry]) -> FoldedLog:

@@ -6,7 +6,7 @@ from typing import Any
 
 from scorepad.rules import Event, MatchState, SniffError, event_from_dict, make_ruleset
 from scorepad.store.errors import BrokenLog
-from scorepad.store.log import FoldedLog
+from scorepad.store.log import FoldedLog, event_payload
 from scorepad.store.models import SETTLE
 from scorepad.store.repository import MatchHeader
 from scorepad.store.snapshot import MatchSnapshot
@@ -33,14 +33,20 @@ def entries_in_state(state: MatchState) -> int:
 
 
 def rebuild(
-    header: MatchHeader, log: FoldedLog, *, base: MatchState | None = None, from_hand: int = 1
+    header: MatchHeader,
+    log: FoldedLog,
+    *,
+    base: MatchState | None = None,
+    from_hand: int = 1,
+    checking: bool = False,
 ) -> MatchSnapshot:
     """Replay what stands of a match's log through the rules engine (unsealed: the caller seals it).
 
     With ``base``, hands numbered below ``from_hand`` are taken from it as they
     are (finished hands never change) and only the later ones are replayed:
     an undo replays its own hand, not the match. Raises ``BrokenLog`` if the
-    engine refuses a stored entry.
+    engine refuses a stored entry; with ``checking`` (a log not stored yet,
+    such as an amendment offered) the engine's own ``IllegalEventError``.
     """
     if base is not None:
         rules = base.rules
@@ -59,8 +65,12 @@ def rebuild(
             for entry in entries[1:]:
                 if entry.kind == SETTLE:
                     state.settle(entry.payload["remaining"])
-                else:
-                    state.apply(event_from_dict(entry.payload))
+                    continue
+                event = event_payload(entry)
+                if event is not None:
+                    state.apply(event_from_dict(event))
         except SniffError as err:
+            if checking:
+                raise
             raise BrokenLog(f"match {header.id} hand {number} entry {entry.seq} no longer replays: {err}") from err
     return state

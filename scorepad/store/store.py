@@ -42,11 +42,11 @@ from scorepad.rules import (
 )
 from scorepad.store import repository as repo
 from scorepad.store.db import make_engine, session_scope, writer
-from scorepad.store.describe import moved_on
-from scorepad.store.errors import BrokenLog, MatchFinished, NothingToUndo, StoreConflict, StoreError
-from scorepad.store.log import Entry, FoldedLog, fold
+from scorepad.store.describe import entry_words, moved_on
+from scorepad.store.errors import BrokenLog, MatchFinished, NothingToAmend, NothingToUndo, StoreConflict, StoreError
+from scorepad.store.log import Entry, FoldedLog, event_payload, fold
 from scorepad.store.migrate import upgrade
-from scorepad.store.models import REDO, SETTLE, START, UNDO, as_utc, utcnow
+from scorepad.store.models import AMEND, REDO, SETTLE, START, UNDO, as_utc, utcnow
 from scorepad.store.replay import as_event, entries_in_state, event_kind, rebuild
 from scorepad.store.settings import StoreSettings, resolve_url
 from scorepad.store.snapshot import MatchSnapshot, fork
@@ -282,6 +282,52 @@ class Store:
             hand = work.current
             assert hand is not None
             return _Change(hand.number, SETTLE, {"remaining": remaining}, work, "settle")
+
+        return self._write(match_id, plan, device=device, expected_revision=expected_revision)
+
+    def amend(
+        self,
+        match_id: int,
+        event: Event | dict[str, Any] | None,
+        *,
+        device: str | None = None,
+        expected_revision: int | None = None,
+    ) -> MatchSnapshot:
+        """Replace the last entry of the current hand with ``event``, or withdraw it (``None``).
+
+        For a call corrected (the same tile and place with another ``call`` or
+        ``fix``), a mis-tapped event put right, or a muggins claim withdrawn
+        (``amend(match_id, None)``: the claim's place stays empty). It is one
+        log entry and one audit line, in one transaction, and an ``undo``
+        after it undoes only the amendment (the previous version stands
+        again). The engine replays the hand with the replacement first: an
+        amendment the rules refuse raises its ``IllegalEventError`` and
+        changes nothing. Also raises ``NothingToAmend`` (the last entry is a
+        hand's start or settlement, or already withdrawn), ``UnknownMatch``,
+        ``MatchFinished`` and ``StoreConflict``.
+        """
+        checked = None if event is None else as_event(event)
+
+        def plan(loaded: _Loaded) -> _Change:
+            target = loaded.log.amend_target()
+            if target is None:
+                top = loaded.log.undo_target()
+                what = "nothing has been entered" if top is None else f"the last entry is {entry_words(top)}"
+                raise NothingToAmend(f"there is no event to amend: {what}")
+            if checked is None and event_payload(target) is None:
+                raise NothingToAmend("the last entry was already withdrawn")
+            payload = {"seq": target.seq, "event": None if checked is None else checked.to_dict()}
+            entry = Entry(
+                hand=target.hand,
+                seq=loaded.log.next_seq(target.hand),
+                revision=loaded.header.revision + 1,
+                kind=AMEND,
+                payload=payload,
+            )
+            log = fold([*loaded.entries, entry])
+            # The engine replays the hand with the replacement: a refusal is its own sentence.
+            work = rebuild(loaded.header, log, base=loaded.state, from_hand=target.hand, checking=True)
+            return _Change(target.hand, AMEND, payload, work, AMEND, log=log)
 
         return self._write(match_id, plan, device=device, expected_revision=expected_revision)
 
@@ -531,7 +577,7 @@ class Store:
         try:
             try:
                 change: _Change = plan(loaded)
-            except (SniffError, NothingToUndo) as err:
+            except (SniffError, NothingToUndo, NothingToAmend) as err:
                 self._refusal_was_stale(loaded, err)
                 raise
             entry = self._commit(loaded, change, device=device)
@@ -589,7 +635,7 @@ class Store:
             device=device,
         )
         detail: dict[str, Any] = {"kind": change.kind, "payload": change.payload}
-        if change.kind in (UNDO, REDO):
+        if change.kind in (UNDO, REDO, AMEND):
             target = next(e for e in loaded.entries if e.hand == change.hand and e.seq == change.payload["seq"])
             detail["target"] = {"kind": target.kind, "payload": target.payload}
         now = utcnow()
