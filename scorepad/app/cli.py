@@ -29,6 +29,13 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     web.add_argument("--host", default=DEFAULT_WEB_HOST, help=f"address to bind (default {DEFAULT_WEB_HOST})")
     web.add_argument("--port", type=int, default=DEFAULT_WEB_PORT, help=f"port (default {DEFAULT_WEB_PORT})")
     web.add_argument("--db", metavar="URL", default=None, help="database URL (default: local SQLite)")
+    web.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="serve from N processes (PostgreSQL only; pages of one match follow each other across them)",
+    )
     web.set_defaults(func=run_web)
 
 
@@ -36,7 +43,7 @@ def run_web(args: argparse.Namespace) -> int:
     """Serve the app in web mode on ``args.host``:``args.port`` until interrupted."""
     from scorepad.app.serve import serve_web
 
-    return serve_web(host=args.host, port=args.port, db_url=getattr(args, "db", None))
+    return serve_web(host=args.host, port=args.port, db_url=getattr(args, "db", None), workers=args.workers)
 
 
 def run_default(args: argparse.Namespace) -> int:

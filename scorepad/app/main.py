@@ -21,6 +21,7 @@ from scorepad.app.sessions import (
     LiveScreen,
     PageCounter,
     PageStore,
+    log_from_env,
     refusal_words,
     relay_for,
 )
@@ -76,6 +77,7 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
     unless set already): a page that has gone is dropped within a minute.
     """
     os.environ.setdefault("FLET_SESSION_TIMEOUT", str(SESSION_TIMEOUT_SECONDS))
+    log_from_env()
     pages = PageCounter()
 
     def main(page: ft.Page) -> None:
@@ -119,6 +121,7 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
             if not live.gone:
                 live.stop()
                 pages.leave(address)
+            log.debug("page %s dropped", page.session.id[:8])
 
         remember_device_match(page, pad, redraw)
         if not relay.by_commit_listener:

@@ -22,6 +22,7 @@ from scorepad.app.join import (
     set_join_link,
     url_host,
 )
+from scorepad.app.workers import worker_environment, workers_refused
 
 
 def _assets_dir() -> Path:
@@ -39,6 +40,7 @@ def _assets_dir() -> Path:
 
 
 ASSETS_DIR = _assets_dir()
+SHUTDOWN_SECONDS = 2  # seconds open pages get to close after SIGTERM or Ctrl+C
 
 
 def desktop_available() -> bool:
@@ -50,7 +52,7 @@ def desktop_available() -> bool:
     return True
 
 
-def serve_web(*, host: str, port: int, db_url: str | None = None) -> int:
+def serve_web(*, host: str, port: int, db_url: str | None = None, workers: int = 1) -> int:
     """Serve the app to browsers on ``host``:``port`` until interrupted; prints where to open it.
 
     The database is checked first (``scorepad.store.health``): an unusable one
@@ -63,7 +65,9 @@ def serve_web(*, host: str, port: int, db_url: str | None = None) -> int:
     framework's own pages are hidden and the headers scrubbed
     (``scorepad.app.surface``); the runtime is served compressed and cached
     (``scorepad.app.fastload``); beyond 127.0.0.1 a join code guards the door
-    (``scorepad.app.join``). Returns the exit status.
+    (``scorepad.app.join``). With ``workers`` above 1, that many processes
+    serve the one address (``scorepad.app.workers``; PostgreSQL only).
+    Returns the exit status.
     """
     import uvicorn
 
@@ -71,35 +75,51 @@ def serve_web(*, host: str, port: int, db_url: str | None = None) -> int:
 
     try:
         check_database(db_url)
+        refused = workers_refused(workers, db_url)
     except (DatabaseUnusable, ValueError) as err:
         sys.stderr.write(f"scorepad: {err}\n")
+        return 2
+    if refused:
+        sys.stderr.write(f"scorepad: {refused}\n")
         return 2
     _tune_gc()
     beyond_loopback = not is_loopback(host)
     app, code = served_app(db_url=db_url, beyond_loopback=beyond_loopback)
     announce(host, port, code if beyond_loopback else None, sys.stdout)
+    if workers > 1:
+        # Each worker builds the same app afresh, with this run's join code.
+        os.environ.update(
+            worker_environment(db_url=db_url, beyond_loopback=beyond_loopback, code=code.code_for_printing)
+        )
     uvicorn.run(
-        app,
+        "scorepad.app.workers:app" if workers > 1 else app,
+        factory=workers > 1,
+        workers=workers if workers > 1 else None,
         host=host,
         port=port,
         ws="websockets-sansio",
         log_level="warning",
         server_header=False,
+        # A WebSocket that never registers keeps Flet's handler waiting for good:
+        # shutdown gives the pages SHUTDOWN_SECONDS, then closes what is left.
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
     )
     return 0
 
 
-def served_app(*, db_url: str | None, beyond_loopback: bool) -> tuple[Any, JoinCode]:
+def served_app(*, db_url: str | None, beyond_loopback: bool, code: str | None = None) -> tuple[Any, JoinCode]:
     """The whole ASGI app as served, outermost first: policy, surface, door, fast load, Flet; and its join code."""
     from scorepad.app.fastload import FastLoad, precompress
     from scorepad.app.offline import LocalOnly
+    from scorepad.app.sessions import PageEnds
     from scorepad.app.surface import Surface
 
     flet_app = web_app(db_url=db_url)
     _drop_framework_routes(flet_app)
-    code = JoinCode()
+    code = JoinCode(code)
     app: Any = FastLoad(flet_app, precompress([ASSETS_DIR, flet_web_dir()]))
     app = Surface(Door(app, code, beyond_loopback=beyond_loopback))
+    app = PageEnds(app)
     return (LocalOnly(app) if no_cdn() else app), code
 
 

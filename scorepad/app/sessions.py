@@ -42,6 +42,16 @@ PAGES_PER_ADDRESS = 20
 CONFIRM_SECONDS = 3.0
 
 
+def log_from_env() -> None:
+    """With ``SCOREPAD_LIVE_LOG=1``, every page's subscriptions are logged to stderr (tests read them)."""
+    if os.environ.get("SCOREPAD_LIVE_LOG") != "1" or log.handlers:
+        return
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(name)s %(levelname)s pid=%(process)d %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+
+
 def topic_of(match_id: int) -> str:
     """The pub-sub topic of one match."""
     return f"scorepad.match.{match_id}"
@@ -121,6 +131,7 @@ class LiveScreen:
         self.stale: Any = None
         relay.flet_hubs.add(page.session.connection.pubsubhub)
         _screens[self.screen] = self
+        log.debug("page %s opened", self.screen[:8])
 
     def follow(self) -> None:
         """Subscribe to the match shown now (and only to it); called at every draw."""
@@ -301,6 +312,68 @@ class PageCounter:
         """Pages connected now from ``address`` (or from everywhere)."""
         with self._lock:
             return sum(self._count.values()) if address is None else self._count.get(address or "", 0)
+
+
+# Seconds a page's handler may go on after its WebSocket closed before it is ended.
+LINGER_SECONDS = 2.0
+
+
+class PageEnds:
+    """ASGI wrapper: a page's WebSocket that closes ends its handler, quietly.
+
+    Flet's handler waits for good on a WebSocket that connected but never
+    registered (so the server could not shut down), and reports a page that
+    went away while the server was writing to it as an error with a
+    traceback. Here a closed socket is a disconnect: a handler still running
+    ``LINGER_SECONDS`` after it is cancelled, and neither ending is logged as
+    an error. Other requests pass straight through.
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope.get("type") != "websocket":
+            await self.app(scope, receive, send)
+            return
+        closed = asyncio.Event()
+        reaped = False
+
+        async def watched() -> Any:
+            message = await receive()
+            if message.get("type") == "websocket.disconnect":
+                closed.set()
+            return message
+
+        handler = asyncio.ensure_future(self.app(scope, watched, send))
+
+        async def reap() -> None:
+            nonlocal reaped
+            await closed.wait()
+            done, _ = await asyncio.wait({handler}, timeout=LINGER_SECONDS)
+            if not done:
+                reaped = True
+                handler.cancel()
+
+        reaper = asyncio.ensure_future(reap())
+        try:
+            await handler
+        except asyncio.CancelledError:
+            if not reaped:
+                raise
+            log.debug("a page's handler outlived its closed WebSocket and was ended")
+        except Exception as err:
+            if not _is_disconnect(err):
+                raise
+            log.debug("a page went away while the server was writing to it")
+        finally:
+            reaper.cancel()
+
+
+def _is_disconnect(err: BaseException) -> bool:
+    from starlette.websockets import WebSocketDisconnect
+
+    return isinstance(err, WebSocketDisconnect)
 
 
 def _cap_from_env() -> int:

@@ -1,0 +1,211 @@
+"""A Flet page without a browser, and score-pad servers in subprocesses: for the server tests and benchmark.
+
+``FletClient`` speaks Flet's WebSocket protocol (msgpack frames) the way the
+web client does: it registers a page at an address, keeps the control ids of
+the controls with a semantic identifier as the patches bring them, answers
+the server's method calls, and taps a control by its identifier. It draws
+nothing, so hundreds of pages fit on a small machine.
+
+``WebServer`` runs ``python -m scorepad.app web`` (optionally ``--workers N``)
+on 127.0.0.1 and a free port, with its output in a log file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+from tests.browser import free_port
+
+REGISTER, PATCH, EVENT, INVOKE, CRASHED = 1, 2, 3, 5, 6
+
+
+def _identifiers(obj: Any, found: dict[str, int]) -> None:
+    """Record ``identifier -> id of the control inside`` for every identified control in a patch."""
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            ident = item.get("identifier")
+            content = item.get("content")
+            if isinstance(ident, str) and isinstance(content, dict) and isinstance(content.get("_i"), int):
+                found[ident] = content["_i"]
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+class FletClient:
+    """One page on a score-pad server, over a raw WebSocket."""
+
+    def __init__(self, base_url: str, route: str = "/", *, width: int = 412, height: int = 900) -> None:
+        self.ws_url = base_url.replace("http://", "ws://").rstrip("/") + "/ws"
+        self.route = route
+        self.width, self.height = width, height
+        self.ids: dict[str, int] = {}
+        self.patches = 0
+        self.crashed: str | None = None
+        self._ws: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._patched = asyncio.Event()
+
+    async def open(self, *, timeout: float = 30.0, ready: str | None = None) -> FletClient:
+        """Connect and register; waits for the first patch (and for ``ready``'s control, if named)."""
+        from websockets.asyncio.client import connect
+
+        self._ws = await connect(self.ws_url, max_size=None, open_timeout=timeout)
+        page = {"route": self.route, "width": self.width, "height": self.height, "web": True, "platform": "linux"}
+        await self._send(REGISTER, {"session_id": "", "page_name": "", "page": page})
+        self._reader = asyncio.create_task(self._read())
+        deadline = time.monotonic() + timeout
+        while self.patches == 0 or (ready is not None and ready not in self.ids):
+            if self.crashed is not None:
+                raise RuntimeError(f"the page crashed: {self.crashed}")
+            if self._reader.done():
+                raise RuntimeError("the server closed the page")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"the page did not show {ready or 'anything'} within {timeout} s")
+            self._patched.clear()
+            try:
+                await asyncio.wait_for(self._patched.wait(), left)
+            except TimeoutError:
+                continue
+        return self
+
+    async def tap(self, identifier: str, *, timeout: float = 30.0) -> float:
+        """Click the control with this identifier; returns the seconds until the server's next patch."""
+        target = self.ids[identifier]
+        before = self.patches
+        self._patched.clear()
+        started = time.perf_counter()
+        await self._send(EVENT, {"target": target, "name": "click", "data": None})
+        deadline = time.monotonic() + timeout
+        while self.patches == before:
+            if self.crashed is not None:
+                raise RuntimeError(f"the page crashed: {self.crashed}")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no answer to a tap on {identifier} within {timeout} s")
+            self._patched.clear()
+            if self.patches == before:
+                try:
+                    await asyncio.wait_for(self._patched.wait(), left)
+                except TimeoutError:
+                    continue
+        return time.perf_counter() - started
+
+    async def close(self) -> None:
+        """Close the WebSocket (the server sees the page disconnect)."""
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            try:
+                await asyncio.wait_for(self._reader, 10)
+            except (TimeoutError, Exception):
+                self._reader.cancel()
+
+    async def _send(self, action: int, body: Any) -> None:
+        await self._ws.send(b"\x00" + msgpack.packb([action, body]))
+
+    async def _read(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            async for frame in self._ws:
+                if not isinstance(frame, bytes) or not frame or frame[0] != 0:
+                    continue
+                action, body = msgpack.unpackb(frame[1:], strict_map_key=False, raw=False, ext_hook=_ext)
+                if action == PATCH:
+                    _identifiers(body, self.ids)
+                    self.patches += 1
+                    self._patched.set()
+                elif action == REGISTER:
+                    _identifiers(body, self.ids)
+                elif action == INVOKE:
+                    # The page answers every method call at once, with nothing to report.
+                    reply = {
+                        "control_id": body["control_id"],
+                        "call_id": body["call_id"],
+                        "result": None,
+                        "error": None,
+                    }
+                    await self._send(INVOKE, reply)
+                elif action == CRASHED:
+                    self.crashed = str(body)
+                    self._patched.set()
+        except ConnectionClosed:
+            pass
+
+
+def _ext(code: int, data: bytes) -> Any:
+    return msgpack.ExtType(code, data)
+
+
+class WebServer:
+    """``python -m scorepad.app web`` in a subprocess on 127.0.0.1 (``--workers N`` when asked)."""
+
+    def __init__(self, db_url: str, log_path: Path, *, workers: int = 1, env: dict[str, str] | None = None) -> None:
+        self.db_url = db_url
+        self.log_path = log_path
+        self.workers = workers
+        self.port = free_port()
+        self.env = env or {}
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def start(self, *, timeout: float = 60.0) -> WebServer:
+        """Start it and wait until the page answers. Raises RuntimeError if it never does."""
+        env = dict(os.environ, FLET_WEB_NO_CDN="1", PYTHONUNBUFFERED="1", **self.env)
+        args = [sys.executable, "-m", "scorepad.app", "web", "--host", "127.0.0.1", "--port", str(self.port)]
+        args += ["--db", self.db_url]
+        if self.workers > 1:
+            args += ["--workers", str(self.workers)]
+        with open(self.log_path, "ab") as out:
+            self.process = subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}: {self.log()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.url, timeout=2) as reply:
+                    if reply.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"the server did not answer at {self.url} within {timeout} s")
+
+    def terminate(self) -> None:
+        """Send SIGTERM (and nothing else)."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGTERM)
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL after 10 s."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+    def log(self) -> str:
+        """Everything the server has written so far."""
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
