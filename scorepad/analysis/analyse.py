@@ -1,0 +1,212 @@
+"""The whole analysis of a match: every hand walked event by event on the engine's layout."""
+
+from __future__ import annotations
+
+from scorepad.analysis.knowledge import Knowledge
+from scorepad.analysis.naming import named_tile
+from scorepad.analysis.plays import automatic, placings, safety
+from scorepad.analysis.probe import fork_layout, sniff_sides_covered
+from scorepad.analysis.reneges import renege_evidence
+from scorepad.analysis.sayings import bell_lead, is_episcopal, moonfaced_sides, safety_saying, say
+from scorepad.analysis.values import HandAnalysis, MatchAnalysis, Placing, PlayReview, Saying, Word
+from scorepad.rules import Draw, HandState, Layout, MatchState, Muggins, Pass, Play, full_set, parse_tile
+from scorepad.rules.hand import IN_PROGRESS, OUT, WON, score_of
+from scorepad.rules.tiles import key
+
+
+def analyse_match(match: MatchState) -> MatchAnalysis:
+    """Analyse every hand of ``match`` (as ``replay`` returns it): reneges, chances, automatics, words.
+
+    Never changes the match. Raises nothing for a match the engine built.
+    """
+    hands = []
+    ringing = False
+    for hand in match.hands:
+        analysis, ringing = _analyse_hand(match, hand, ringing)
+        hands.append(analysis)
+    return MatchAnalysis(rules=match.rules.name, players=tuple(match.players), hands=tuple(hands))
+
+
+def analyse_hand(match: MatchState, hand: HandState) -> HandAnalysis:
+    """Analyse one hand of ``match`` on its own (the bell counts from the hand's starting scores)."""
+    return _analyse_hand(match, hand, bell_lead(hand.scores_before) is not None)[0]
+
+
+def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[HandAnalysis, bool]:
+    rules = match.rules
+    number = hand.number
+    know = Knowledge(hand)
+    layout = Layout(sniff_rule=rules.sniff, long_sides_first=rules.long_sides_first)
+    on_table: set[tuple[int, int]] = set()
+    unplayed = set(full_set(rules.max_pip))
+    clutch = [rules.max_pip + 1] * (rules.max_pip + 1)  # Smartt §2.1: seven tiles of each value (ten in double-nine)
+    plays: list[PlayReview] = []
+    reneges = []
+    sayings: list[Saying] = []
+    scores = list(hand.scores_before)
+    events, outcomes = hand.events, hand.outcomes
+    last_play = max((i for i, e in enumerate(events) if isinstance(e, Play)), default=-1)
+    for index, (event, outcome) in enumerate(zip(events, outcomes, strict=True)):
+        seat = outcome.get("player")
+        if isinstance(event, Play) and seat is not None:
+            written = parse_tile(event.tile if event.stands else outcome["tile"], rules.max_pip)
+            tile = key(*written)
+            at = outcome["at"]
+            prior = layout.board_count
+            after_draw = index > 0 and outcomes[index - 1]["event"] == "draw" and outcomes[index - 1]["player"] == seat
+            covered_before = sniff_sides_covered(layout)
+            held = [] if after_draw else [r.tile for r in know.held(seat, index)]
+            skip = (tile, at)
+            others = placings(layout, [tile], skip=skip) if not event.stands else []
+            others += placings(layout, [t for t in held if t != tile])
+            # The layout as it stood, kept to name the automatic the play was or could have been.
+            trial_before = fork_layout(layout) if layout.set_tile is not None and score_of(prior) else None
+            layout.place(written, None if at == "set" else at, stands=event.stands)
+            on_table.add(tile)
+            unplayed.discard(tile)
+            for value in set(tile):
+                clutch[value] -= 1
+            count = layout.board_count
+            played = Placing(outcome["tile"], at, count, score_of(count))
+            auto = automatic(rules, trial_before, played, others, prior) if trial_before is not None else None
+            ends_hand = index == last_play and hand.how in (OUT, WON)
+            own = set()
+            if not ends_hand:
+                for mate in rules.seats_of(rules.side_of(seat)):
+                    own.update(r.tile for r in know.held(mate, index))
+                left = safety(layout, unplayed, own, rules.max_pip)
+            else:
+                left = None
+            plays.append(
+                PlayReview(
+                    hand=number,
+                    event=index + 1,
+                    seat=seat,
+                    tile=outcome["tile"],
+                    at=at,
+                    board_count=count,
+                    score=score_of(count),
+                    recorded=outcome["score"],
+                    alternatives=tuple(others),
+                    automatic=auto,
+                    safety=left,
+                    unseen=tuple(clutch),
+                )
+            )
+            sayings.extend(_play_sayings(match, hand, index, seat, tile, at, layout, covered_before, know))
+            if not ends_hand:
+                found = safety_saying(match, number, index + 1, seat, left)
+                if found is not None:
+                    sayings.append(found)
+            if outcome["score"]:
+                scores[rules.side_of(seat)] += outcome["score"]
+        elif isinstance(event, Draw | Pass) and seat is not None:
+            reneges.append(
+                renege_evidence(
+                    match,
+                    know,
+                    hand_number=number,
+                    index=index,
+                    event=event,
+                    seat=seat,
+                    layout=layout,
+                    unplayed=unplayed,
+                )
+            )
+        elif isinstance(event, Muggins) and seat is not None:
+            scores[rules.side_of(seat)] += outcome["score"]
+        ringing, rang = _bell(match, number, index + 1, scores, ringing)
+        sayings.extend(rang)
+    if hand.how != IN_PROGRESS and not hand.needs_settlement:
+        ringing, rang = _bell(match, number, 0, hand.scores_after, ringing)
+        sayings.extend(rang)
+    sayings.extend(_end_sayings(match, hand))
+    if hand.winner() is not None:
+        ringing = False  # a new game starts from nothing
+    result = HandAnalysis(number, hand.game, hand.setter, tuple(plays), tuple(reneges), tuple(sayings))
+    return result, ringing
+
+
+def _bell(match: MatchState, hand: int, event: int, scores: list[int], ringing: bool) -> tuple[bool, list[Saying]]:
+    found = bell_lead(scores)
+    if found is None:
+        return False, []
+    if ringing:
+        return True, []
+    side, lead = found
+    behind = [match.side_name(s) for s in range(match.rules.sides) if s != side]
+    words = f"{match.side_name(side)} leads {' and '.join(behind)} by {lead}"
+    return True, [say(match, hand, event, Word.BELL, None, words)]
+
+
+def _play_sayings(
+    match: MatchState,
+    hand: HandState,
+    index: int,
+    seat: int,
+    tile: tuple[int, int],
+    at: str,
+    layout: Layout,
+    covered_before: int,
+    know: Knowledge,
+) -> list[Saying]:
+    rules = match.rules
+    who = match.players[seat]
+    number, event = hand.number, index + 1
+    out = []
+    double = tile[0] == tile[1]
+    if at == "set" and double and know.rack_known(seat, index):
+        value = tile[0]
+        if not any(value in r.tile for r in know.shown_after(seat, index)):
+            out.append(
+                say(
+                    match,
+                    number,
+                    event,
+                    Word.BAREASS,
+                    seat,
+                    f"{who} set {named_tile(rules, tile)} with no other {value} in the rack (a Lighthouse)",
+                )
+            )
+    if is_episcopal(layout):
+        out.append(say(match, number, event, Word.EPISCOPAL, seat, "a count of 10 with the ends 1, 2, 3 and 4"))
+    if covered_before == 2 and sniff_sides_covered(layout) == 3:
+        by_setter = ", and by the setter" if seat == hand.setter else ""
+        out.append(
+            say(
+                match, number, event, Word.COME_OFF_ENCE, seat, f"{who} plays on the third side of the Sniff{by_setter}"
+            )
+        )
+    if double and at != "set" and score_of(layout.board_count) == 0:
+        out.append(
+            say(
+                match,
+                number,
+                event,
+                Word.SHEDAPOTOMUS,
+                seat,
+                f"{who} sheds {named_tile(rules, tile)}, a double that scores nothing",
+            )
+        )
+    return out
+
+
+def _end_sayings(match: MatchState, hand: HandState) -> list[Saying]:
+    out = []
+    for side in moonfaced_sides(match, hand):
+        out.append(
+            say(match, hand.number, 0, Word.MOONFACED, None, f"{match.side_name(side)} scored nothing in the hand")
+        )
+    winner = hand.winner()
+    if winner is not None:
+        out.append(
+            say(
+                match,
+                hand.number,
+                0,
+                Word.SHUNK_SHUNK,
+                None,
+                f"the game is over: {match.side_name(winner)} won game {hand.game}",
+            )
+        )
+    return out

@@ -1,0 +1,61 @@
+"""``scorepad analyse RECORD.json [--json]``: the analysis of a record, readable or as JSON.
+
+Exit statuses as ``scorepad referee`` (records.md §6): 2 for a file that is
+not a readable record, 1 for a record the rules refuse, with one plain line
+on standard error and nothing on standard output.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from scorepad.analysis.analyse import analyse_match
+from scorepad.analysis.narrate import hand_lines, summary
+from scorepad.printable import printable
+from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE, read_record_file
+from scorepad.rules import IllegalRecordError, RecordFormatError, load_record, replay
+from scorepad.rules.narrate import scores_line
+
+
+def run_analyse(path: str, *, as_json: bool) -> int:
+    """Analyse the record at ``path`` and print it; return the exit status."""
+    try:
+        text = read_record_file(path)
+    except OSError as err:
+        return _fail(f"cannot read {path}: {err.strerror or err}", EXIT_UNREADABLE)
+    except RecordFormatError as err:
+        return _fail(f"{path}: {err}", EXIT_UNREADABLE)
+    try:
+        match = replay(load_record(text))
+    except RecordFormatError as err:
+        return _fail(f"{path}: {err}", EXIT_UNREADABLE)
+    except IllegalRecordError as err:
+        return _fail(str(err), EXIT_ILLEGAL)
+    analysis = analyse_match(match)
+    if as_json:
+        out = analysis.to_dict()
+        out["summary"] = summary(analysis)
+        # ensure_ascii keeps every control character of a name escaped in the JSON text.
+        sys.stdout.write(json.dumps(out) + "\n")
+        return 0
+    lines = [f"{match.rules.describe()}: " + ", ".join(match.players)]
+    for hand, found in zip(match.hands, analysis.hands, strict=True):
+        lines += ["", f"Hand {hand.number} (game {hand.game}), {match.players[hand.setter]} sets"]
+        lines.append(f"  before: {scores_line(match, hand.scores_before)}")
+        lines += [f"  {line}" for line in hand_lines(match, found)]
+        lines.append(f"  after: {scores_line(match, hand.scores_after)}")
+    counts = summary(analysis)
+    lines += [
+        "",
+        "Reneges: {reneges_proved} proved, {reneges_possible} possible, {reneges_cleared} cleared;"
+        " plays with a better choice: {missed_chances}; automatics used {automatics_used},"
+        " missed {automatics_missed}".format(**counts),
+    ]
+    sys.stdout.write("".join(printable(line) + "\n" for line in lines))
+    return 0
+
+
+def _fail(message: str, status: int) -> int:
+    sys.stderr.write(printable(" ".join(message.splitlines())) + "\n")
+    return status

@@ -1,0 +1,141 @@
+"""Each play against the alternatives: other placements, automatics, and what the layout leaves.
+
+Every count here is the engine's: a placement is tried on a copy of the
+layout (``probe``). The tiles considered are the played tile and the tiles
+the record proves the player held then (``knowledge``). After a draw, only
+the drawn tile may be played (Smartt §8.1; American 'Draw, pass, and block'),
+so the rest of the rack is not an alternative then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from scorepad.analysis.cite import Concept, cited
+from scorepad.analysis.naming import named_tile
+from scorepad.analysis.probe import fork_layout, score_after
+from scorepad.analysis.values import Automatic, AutomaticKind, Placing, Safety, Use
+from scorepad.rules import Layout, RuleSet
+from scorepad.rules.hand import score_of
+
+# Smartt §7.3: the counter-scoring partner of each exposed ordinary double.
+DOUBLE_PARTNERS: dict[int, tuple[tuple[int, int], ...]] = {
+    0: ((0, 5),),
+    1: ((1, 2),),
+    2: ((2, 4),),
+    3: ((3, 6), (1, 3)),
+    4: ((3, 4),),
+    5: ((0, 5),),
+    6: ((2, 6),),
+}
+
+
+def placings(layout: Layout, tiles: Collection[tuple[int, int]], *, skip: tuple[tuple[int, int], str] | None = None):
+    """Every legal placement of ``tiles`` on ``layout`` with its count and score (the set: any tile).
+
+    ``skip`` leaves out one ``(tile, at)``, the play actually made.
+    """
+    out: list[Placing] = []
+    for tile in tiles:
+        spots = ["set"] if layout.set_tile is None else layout.fits(tile)
+        for at in spots:
+            if skip is not None and (tile, at) == skip:
+                continue
+            count, score = score_after(layout, tile, None if at == "set" else at)
+            out.append(Placing(f"{tile[0]}-{tile[1]}", at, count, score))
+    return out
+
+
+def classify(layout: Layout, tile: tuple[int, int], at: str) -> AutomaticKind:
+    """Which automatic laying ``tile`` at ``at`` is, read from the layout before it (Smartt §7.3)."""
+    low, high = min(tile), max(tile)
+    arm = layout.arms.get(at, [])
+    end_value = layout.open_ends().get(at)
+    last = arm[-1] if arm else None
+    sniff = layout.sniff_value
+    if sniff is not None and low != high and sniff in tile and ({low, high} - {sniff}) <= {0, 5}:
+        # The Sniff with one long side covered: a single n-0 or n-5 on the opposite long side.
+        arms = layout.arms
+        if layout.sniff_at == "set":
+            opposite = at in ("left", "right") and not arms[at] and bool(arms["right" if at == "left" else "left"])
+        else:
+            opposite = at == layout.sniff_at and bool(arm) and arm[-1].sniff
+        if opposite:
+            return AutomaticKind.SNIFF
+    exposed_double = last is not None and last.double and not last.sniff
+    if exposed_double and end_value is not None:
+        if (low, high) == (1, 3) and end_value == 3:
+            return AutomaticKind.FAKE_PET
+        if (low, high) in DOUBLE_PARTNERS.get(end_value, ()):
+            return AutomaticKind.TABLE
+        return AutomaticKind.OTHER
+    if (low, high) == (1, 6):
+        return AutomaticKind.PET  # on a single 1 or 6; never on an exposed double-1 or double-6
+    if (low, high) == (0, 5):
+        return AutomaticKind.ZERO_FIVE
+    return AutomaticKind.OTHER
+
+
+_KIND_WORDS = {
+    AutomaticKind.TABLE: "the partner of the exposed double",
+    AutomaticKind.PET: "the Pet",
+    AutomaticKind.FAKE_PET: "the Fake Pet",
+    AutomaticKind.ZERO_FIVE: "the 0-5",
+    AutomaticKind.SNIFF: "the Sniff automatic",
+    AutomaticKind.OTHER: "a counter-score",
+}
+
+
+def automatic(
+    rules: RuleSet, layout: Layout, played: Placing, alternatives: list[Placing], prior_count: int
+) -> Automatic | None:
+    """The automatic at this play, used or missed, when the count before it had scored (Smartt §7.3)."""
+    if layout.set_tile is None or score_of(prior_count) == 0:
+        return None
+    cite = cited(rules, Concept.AUTOMATIC)
+    if played.score > 0:
+        kind = classify(layout, _pair(played.tile), played.at)
+        words = (
+            f"Automatic used: {named_tile(rules, played.tile)} {played.at}, {_KIND_WORDS[kind]},"
+            f" turned the count of {prior_count} into {played.board_count}{cite}"
+        )
+        return Automatic(kind, Use.USED, played, words)
+    scoring = [p for p in alternatives if p.score > 0]
+    if not scoring:
+        return None
+    best = max(scoring, key=lambda p: p.score)
+    kind = classify(layout, _pair(best.tile), best.at)
+    words = (
+        f"Automatic missed: {named_tile(rules, best.tile)} {best.at}, {_KIND_WORDS[kind]},"
+        f" would have turned the count of {prior_count} into {best.board_count}{cite}"
+    )
+    return Automatic(kind, Use.MISSED, best, words)
+
+
+def safety(
+    layout: Layout, unplayed: Collection[tuple[int, int]], own: Collection[tuple[int, int]], max_pip: int
+) -> Safety:
+    """What ``layout`` leaves: can an unplayed tile score on it, and is each such tile the own side's?
+
+    Smartt §7.4: bulletproof when no tile the opponents may hold scores; §15:
+    unscoreaponable when no unplayed tile at all scores. ``unplayed`` and
+    ``own`` hold tiles as sorted pairs.
+    """
+    own_scores = False
+    for at, value in layout.open_ends().items():
+        for other in range(max_pip + 1):
+            tile = (value, other) if value <= other else (other, value)
+            if tile not in unplayed:
+                continue
+            trial = fork_layout(layout)
+            trial.place(tile, at)
+            if score_of(trial.board_count):
+                if tile not in own:
+                    return Safety.OPEN
+                own_scores = True
+    return Safety.BULLETPROOF if own_scores else Safety.UNSCOREAPONABLE
+
+
+def _pair(text: str) -> tuple[int, int]:
+    a, b = int(text[0]), int(text[-1])
+    return (a, b) if a <= b else (b, a)

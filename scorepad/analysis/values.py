@@ -1,0 +1,156 @@
+"""The values an analysis is made of: frozen dataclasses and enums, plain data for JSON.
+
+Events are numbered as the referee numbers them: hand and event from 1. A
+``Saying`` at the end of a hand has ``event`` 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class Verdict(StrEnum):
+    """What the record shows about a draw or a pass (Smartt §11.1, §5.1)."""
+
+    PROVED = "proved"  # the player certainly held a tile that fitted
+    POSSIBLE = "possible"  # the record neither proves nor excludes it
+    CLEARED = "cleared"  # the player certainly held nothing that fitted
+
+
+class AutomaticKind(StrEnum):
+    """Which automatic a counter-score is (Smartt §7.3)."""
+
+    TABLE = "table"  # the partner of an exposed ordinary double, from the §7.3 table
+    PET = "pet"  # the 1-6 on a single 1 or 6
+    FAKE_PET = "fake-pet"  # the 1-3 on an exposed double-3
+    ZERO_FIVE = "0-5"  # the 0-5 on a single blank or 5
+    SNIFF = "sniff"  # n-0 or n-5 on the Sniff's opposite long side
+    OTHER = "counter-score"  # any other tile that keeps the count a multiple of five
+
+
+class Use(StrEnum):
+    """Whether an automatic the player held was played."""
+
+    USED = "used"
+    MISSED = "missed"
+
+
+class Safety(StrEnum):
+    """What the layout leaves the next players (Smartt §7.4, §15)."""
+
+    OPEN = "open"  # some tile an opponent may hold scores on it
+    BULLETPROOF = "bulletproof"  # only tiles the player's own side holds can score on it
+    UNSCOREAPONABLE = "unscoreaponable"  # no unplayed tile can score on it
+
+
+class Word(StrEnum):
+    """The table's own words (Smartt §15, §15.2)."""
+
+    EPISCOPAL = "Episcopal"
+    MOONFACED = "Moonfaced"
+    BELL = "Bell is ringing"
+    UNSCOREAPONABLE = "Unscoreaponable"
+    BULLETPROOF = "Bulletproof"
+    COME_OFF_ENCE = "Come-off-ence"
+    SHEDAPOTOMUS = "Shedapotomus"
+    SHUNK_SHUNK = "Shunk shunk"
+    BAREASS = "Bareass"
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """One legal placement of a tile and what it would have made."""
+
+    tile: str
+    at: str
+    board_count: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class Automatic:
+    """An automatic available at a play: which, with which tile where, and whether it was played."""
+
+    kind: AutomaticKind
+    use: Use
+    placing: Placing
+    words: str
+
+
+@dataclass(frozen=True, slots=True)
+class RenegeEvidence:
+    """What the record shows about one draw or pass: did the player hold a tile that would have played?"""
+
+    hand: int
+    event: int
+    seat: int
+    moment: str  # "draw" or "pass"
+    verdict: Verdict
+    fitting: tuple[str, ...]  # the tiles the player showed later that fitted then
+    open_ends: tuple[tuple[str, int], ...]
+    reasoning: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayReview:
+    """One play against what else the player could have done, and what it left."""
+
+    hand: int
+    event: int
+    seat: int
+    tile: str
+    at: str
+    board_count: int
+    score: int  # what the count made (the recorded score may differ after a miscall)
+    recorded: int
+    alternatives: tuple[Placing, ...]  # every other legal placement the record proves was available
+    automatic: Automatic | None
+    safety: Safety | None  # None after the play that ends the hand
+    unseen: tuple[int, ...]  # per value 0.. max pip: tiles of its clutch not yet on the table (§2.1)
+
+    @property
+    def missed(self) -> tuple[Placing, ...]:
+        """The alternatives that would have scored more than the play did."""
+        return tuple(p for p in self.alternatives if p.score > self.score)
+
+
+@dataclass(frozen=True, slots=True)
+class Saying:
+    """A word of the table at the moment it applies (``event`` 0: at the end of the hand)."""
+
+    hand: int
+    event: int
+    word: Word
+    seat: int | None
+    words: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandAnalysis:
+    """Everything the analysis found in one hand."""
+
+    number: int
+    game: int
+    setter: int
+    plays: tuple[PlayReview, ...]
+    reneges: tuple[RenegeEvidence, ...]
+    sayings: tuple[Saying, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchAnalysis:
+    """The analysis of a whole match, hand by hand."""
+
+    rules: str
+    players: tuple[str, ...]
+    hands: tuple[HandAnalysis, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The analysis as plain JSON data (``scorepad analyse --json``)."""
+        out = asdict(self)
+        for hand, data in zip(self.hands, out["hands"], strict=True):
+            for play, entry in zip(hand.plays, data["plays"], strict=True):
+                entry["missed"] = [asdict(p) for p in play.missed]
+        return out
