@@ -15,7 +15,7 @@ from scorepad.rules import IllegalRecordError, RecordFormatError
 
 # Commands that need only the rules engine: for these the store (SQLAlchemy, slow to
 # import) is not loaded, so a referee call answers in a fraction of a second.
-ENGINE_COMMANDS = ("referee", "simulate")
+ENGINE_COMMANDS = ("referee", "simulate", "analyse")
 
 
 def build_parser(*, with_store: bool = True) -> argparse.ArgumentParser:
@@ -27,6 +27,11 @@ def build_parser(*, with_store: bool = True) -> argparse.ArgumentParser:
     referee.add_argument("record", help="the record file (JSON)")
     referee.add_argument("--json", action="store_true", help="print the ruling as one JSON object")
     referee.set_defaults(func=lambda args: run_referee(args.record, as_json=args.json))
+
+    analyse = commands.add_parser("analyse", help="renege evidence, missed chances and the table's words in a record")
+    analyse.add_argument("record", help="the record file (JSON)")
+    analyse.add_argument("--json", action="store_true", help="print the analysis as one JSON object")
+    analyse.set_defaults(func=_run_analyse)
 
     simulate = commands.add_parser("simulate", help="play random legal hands through the engine")
     simulate.add_argument("--rules", default="smartt", help="smartt, american or jaques")
@@ -67,6 +72,12 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:  # a last guard: the user gets one line, never a traceback
         sys.stderr.write(f"scorepad: internal error ({type(err).__name__}): {err}; please report it\n")
         return EXIT_ILLEGAL
+
+
+def _run_analyse(args: argparse.Namespace) -> int:
+    from scorepad.analysis.cli import run_analyse
+
+    return run_analyse(args.record, as_json=args.json)
 
 
 def _run_simulate(args: argparse.Namespace) -> int:
