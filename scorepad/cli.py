@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 from rich.console import Console
 
 from scorepad.app import cli as app_cli
+from scorepad.printable import printable
 from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE, run_referee
 from scorepad.rules import IllegalRecordError, RecordFormatError
 
@@ -66,12 +68,34 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             # A bare `scorepad` opens the score-pad itself.
             return app_cli.run_default(args)
-        return args.func(args)
+        status = args.func(args)
+        # Written out here, inside the guard, so that a full disk is told like any other failure.
+        sys.stdout.flush()
+        return status
     except KeyboardInterrupt:
         return 130
+    except OSError as err:
+        # Reading errors are answered where the file is opened; what reaches here is the output.
+        return _output_failed(err)
     except Exception as err:  # a last guard: the user gets one line, never a traceback
-        sys.stderr.write(f"scorepad: internal error ({type(err).__name__}): {err}; please report it\n")
+        sys.stderr.write(printable(f"scorepad: internal error ({type(err).__name__}): {err}; please report it") + "\n")
         return EXIT_ILLEGAL
+
+
+def _output_failed(err: OSError) -> int:
+    """Say that the output could not be written (``> /dev/full``, a closed pipe) and return status 2.
+
+    Standard output is pointed at the null device afterwards, so that Python's
+    own flush at exit does not fail a second time with a traceback.
+    """
+    sys.stderr.write(f"scorepad: cannot write the output: {err.strerror or err}\n")
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):
+        pass
+    return EXIT_UNREADABLE
 
 
 def _run_analyse(args: argparse.Namespace) -> int:
@@ -89,19 +113,23 @@ def _run_simulate(args: argparse.Namespace) -> int:
             raise ValueError("--hands must be at least 1")
         match, work = simulate(args.rules, args.players, args.hands, args.seed, options)
     except RecordFormatError as err:
-        sys.stderr.write(f"{err}\n")
+        sys.stderr.write(printable(str(err)) + "\n")
         return EXIT_UNREADABLE
     except (IllegalRecordError, ValueError) as err:
-        sys.stderr.write(f"{err}\n")
+        sys.stderr.write(printable(str(err)) + "\n")
         return EXIT_ILLEGAL
     if args.record:
-        Path(args.record).write_text(json.dumps(match.to_record(), indent=1) + "\n")
+        try:
+            Path(args.record).write_text(json.dumps(match.to_record(), indent=1) + "\n")
+        except OSError as err:
+            sys.stderr.write(printable(f"cannot write {args.record}: {err.strerror or err}") + "\n")
+            return EXIT_UNREADABLE
     figures = work.as_dict()
     if args.json:
         sys.stdout.write(json.dumps(figures) + "\n")
         return 0
     console = Console(highlight=False, soft_wrap=True)
-    console.print(f"[bold]{match.rules.describe()}[/], seed {args.seed}")
+    console.print(f"[bold]{printable(match.rules.describe())}[/], seed {args.seed}")
     console.print(
         f"{work.hands} hands ({work.games} games, {work.events} events) in {work.seconds:.3f} s:"
         f" [bold]{figures['hands_per_second']} hands/s[/]"
@@ -112,7 +140,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
     )
     console.print("ends: " + ", ".join(f"{how} {n}" for how, n in figures["ends"].items()))  # type: ignore[union-attr]
     if args.record:
-        console.print(f"record written to {args.record}")
+        console.print(printable(f"record written to {args.record}"), markup=False)
     return 0
 
 

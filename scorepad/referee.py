@@ -4,16 +4,37 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 from rich.console import Console
 
+from scorepad.printable import printable
 from scorepad.rules import IllegalRecordError, RecordFormatError, load_record, replay, report
 from scorepad.rules.match import MatchState
 from scorepad.rules.narrate import hand_lines, scores_line
 
 EXIT_ILLEGAL = 1
 EXIT_UNREADABLE = 2
+# A record of a whole evening is a few hundred kilobytes; anything past this is not a record.
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+_CHUNK = 64 * 1024
+
+
+def read_record_file(path: str, *, limit: int = MAX_RECORD_BYTES) -> bytes:
+    """The bytes of the record file at ``path``, read in bounded chunks.
+
+    Raises ``RecordFormatError`` when the file holds more than ``limit`` bytes
+    (``/dev/zero`` is stopped there, not read until memory runs out) and
+    ``OSError`` when it cannot be read.
+    """
+    parts: list[bytes] = []
+    size = 0
+    with open(path, "rb") as stream:
+        while chunk := stream.read(_CHUNK):
+            size += len(chunk)
+            if size > limit:
+                raise RecordFormatError(f"larger than {limit // (1024 * 1024)} MB, which no record is")
+            parts.append(chunk)
+    return b"".join(parts)
 
 
 def run_referee(path: str, *, as_json: bool) -> int:
@@ -23,9 +44,11 @@ def run_referee(path: str, *, as_json: bool) -> int:
     refuse it; the one-line reason goes to stderr and nothing to stdout.
     """
     try:
-        text = Path(path).read_bytes()
+        text = read_record_file(path)
     except OSError as err:
         return _fail(f"cannot read {path}: {err.strerror or err}", EXIT_UNREADABLE)
+    except RecordFormatError as err:
+        return _fail(f"{path}: {err}", EXIT_UNREADABLE)
     try:
         match = replay(load_record(text))
     except RecordFormatError as err:
@@ -42,10 +65,14 @@ def run_referee(path: str, *, as_json: bool) -> int:
 def print_account(match: MatchState, console: Console) -> None:
     """Print the match hand by hand: plays with their counts explained, ends, games.
 
-    Nothing is read as markup, so names with brackets or backslashes print as typed.
+    Nothing is read as markup, so names with brackets or backslashes print as typed,
+    and every line goes through ``printable``: a name cannot forge a line or move the cursor.
     """
     rules = match.rules
-    say = console.print
+
+    def say(text: str = "", **style: object) -> None:
+        console.print(printable(text), **style)  # type: ignore[arg-type]
+
     say(f"{rules.describe()}: " + ", ".join(match.players), markup=False, style="bold")
     games = {g.number: g for g in match.games()}
     for hand in match.hands:
@@ -65,5 +92,5 @@ def print_account(match: MatchState, console: Console) -> None:
 
 
 def _fail(message: str, status: int) -> int:
-    sys.stderr.write(message.replace("\n", " ") + "\n")
+    sys.stderr.write(printable(" ".join(message.splitlines())) + "\n")
     return status

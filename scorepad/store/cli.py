@@ -1,9 +1,10 @@
 """``scorepad import``, ``export`` and ``matches``: the store from the command line.
 
 Errors are one plain line on stderr: exit status 2 when a file cannot be read
-(or is not a readable sniff-record/1) or written, 1 for everything else (a
-record the rules refuse, an unknown match id, a database that cannot be
-opened). Never a traceback.
+(or is not a readable sniff-record/1) or written, or the database cannot be
+used (checked before anything else: ``scorepad.store.health``); 1 for
+everything else (a record the rules refuse, an unknown match id, a stored log
+that no longer reads). Never a traceback.
 """
 
 from __future__ import annotations
@@ -21,10 +22,15 @@ from rich.markup import escape
 from rich.table import Table
 from sqlalchemy.exc import SQLAlchemyError
 
-from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE
+from scorepad.printable import printable
+from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE, read_record_file
 from scorepad.rules import IllegalRecordError, RecordFormatError
-from scorepad.store.errors import StoreError
-from scorepad.store.store import Store, open_store
+from scorepad.store.errors import StoreError, UnknownMatch
+from scorepad.store.health import DatabaseUnusable, open_checked
+from scorepad.store.store import Store
+
+# Match ids are stored as 32-bit integers on PostgreSQL (and fit SQLite's 64): a larger one is no match.
+MAX_MATCH_ID = 2**31 - 1
 
 DB_HELP = "database URL or SQLite file (default: SCOREPAD_DATABASE_URL, else the app's own file)"
 
@@ -62,23 +68,39 @@ def _device() -> str:
 
 
 def _with_store(args: argparse.Namespace, work: Callable[[Store], int]) -> int:
-    """Open the store named by ``--db``, run ``work``, and turn failures into one line."""
+    """Open and check the store named by ``--db``, run ``work``, and turn failures into one line."""
     try:
         try:
-            store = open_store(args.db)
-        except (ValueError, SQLAlchemyError, OSError, StoreError) as err:
-            raise _Failure(f"cannot open the database: {_first_line(err)}", EXIT_ILLEGAL) from err
+            store = open_checked(args.db)
+        except (DatabaseUnusable, ValueError) as err:
+            raise _Failure(
+                str(err) if isinstance(err, DatabaseUnusable) else f"cannot open the database: {err}", EXIT_UNREADABLE
+            ) from err
         try:
             return work(store)
         except StoreError as err:
             raise _Failure(str(err), EXIT_ILLEGAL) from err
         except SQLAlchemyError as err:
             raise _Failure(f"database error: {_first_line(err)}", EXIT_ILLEGAL) from err
+        except (ValueError, KeyError, TypeError) as err:
+            # A stored row that no longer decodes (a log payload that is not JSON, say).
+            raise _Failure(
+                f"the database holds an entry that cannot be read ({_first_line(err)})", EXIT_ILLEGAL
+            ) from err
         finally:
             store.close()
     except _Failure as failure:
-        sys.stderr.write(f"{failure}\n")
+        sys.stderr.write(printable(str(failure)) + "\n")
         return failure.status
+
+
+def parse_match_id(text: str) -> int:
+    """The match id a user typed; raises ``UnknownMatch`` for anything that cannot be a stored match's id."""
+    digits = text.strip()
+    # ASCII digits only (int() also takes '٣' and '1_000'), and no more than an id can hold.
+    if not digits.isascii() or not digits.isdigit() or len(digits) > 10 or not 1 <= int(digits) <= MAX_MATCH_ID:
+        raise UnknownMatch(repr(text) if not digits.isascii() or not digits.isdigit() else digits)
+    return int(digits)
 
 
 def _first_line(err: BaseException) -> str:
@@ -90,9 +112,12 @@ def run_import(args: argparse.Namespace) -> int:
     """``scorepad import RECORD.json``: validate the whole record, store it, print the new id."""
     path = args.record
     try:
-        text = Path(path).read_bytes()
+        text = read_record_file(path)
     except OSError as err:
-        sys.stderr.write(f"cannot read {path}: {err.strerror or err}\n")
+        sys.stderr.write(printable(f"cannot read {path}: {err.strerror or err}") + "\n")
+        return EXIT_UNREADABLE
+    except RecordFormatError as err:
+        sys.stderr.write(printable(f"{path}: {err}") + "\n")
         return EXIT_UNREADABLE
 
     def work(store: Store) -> int:
@@ -112,10 +137,7 @@ def run_export(args: argparse.Namespace) -> int:
     """``scorepad export MATCH_ID [-o FILE]``: the stored match as a sniff-record/1."""
 
     def work(store: Store) -> int:
-        try:
-            match_id = int(args.match_id)
-        except ValueError:
-            raise _Failure(f"no match with id {args.match_id!r} is stored", EXIT_ILLEGAL) from None
+        match_id = parse_match_id(args.match_id)
         text = json.dumps(store.export_record(match_id), indent=1) + "\n"
         if args.output is None:
             sys.stdout.write(text)
@@ -148,13 +170,15 @@ def run_matches(args: argparse.Namespace) -> int:
         for m in matches:
             table.add_row(
                 str(m.id),
-                escape(", ".join(m.players)),
-                m.rules,
+                escape(printable(", ".join(m.players))),
+                escape(printable(m.rules)),
                 m.started.astimezone().strftime("%Y-%m-%d %H:%M"),  # the scorer's own clock, not UTC
-                m.status,
+                escape(printable(m.status)),
                 " : ".join(str(score) for score in m.scores),
             )
-        Console(highlight=False, soft_wrap=True).print(table)
+        # Into a pipe or a file the table is not cut to 80 columns (ids and names would be lost).
+        width = None if sys.stdout.isatty() else 10_000
+        Console(highlight=False, soft_wrap=True, width=width).print(table)
         return 0
 
     return _with_store(args, work)

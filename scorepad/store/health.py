@@ -21,7 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from scorepad.store.db import session_scope, writer
 from scorepad.store.errors import SchemaTooNew, StoreError
-from scorepad.store.settings import StoreSettings, resolve_url
+from scorepad.store.settings import StoreSettings, load_settings, resolve_url
 from scorepad.store.store import Store, open_store
 
 
@@ -47,9 +47,10 @@ def open_checked(url: str | None = None, *, settings: StoreSettings | None = Non
     """Open the store and check that it takes writes; the caller closes it.
 
     Raises ``DatabaseUnusable`` (one sentence) for any reason the database
-    cannot serve the score-pad, ``ValueError`` for a URL that cannot be read.
+    cannot serve the score-pad, ``ValueError`` for a URL that cannot be read
+    (``SettingsError`` for a bad ``SCOREPAD_*`` setting).
     """
-    settings = settings or StoreSettings()
+    settings = settings or load_settings()
     resolved = resolve_url(url, settings)
     name = describe(resolved)
     if resolved.get_backend_name() == "sqlite" and resolved.database not in (None, "", ":memory:"):

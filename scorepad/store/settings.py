@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Literal
 
 from platformdirs import user_data_dir
-from pydantic import field_validator
+from pydantic import ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
@@ -40,6 +40,36 @@ class StoreSettings(BaseSettings):
             return None
         normalize_url(value)
         return value.strip()
+
+
+class SettingsError(ValueError):
+    """A ``SCOREPAD_*`` setting holds a value the store cannot use; ``str(err)`` names it and what is allowed."""
+
+
+def load_settings() -> StoreSettings:
+    """The settings from the environment; raises ``SettingsError`` naming each bad setting and its allowed values."""
+    try:
+        return StoreSettings()
+    except ValidationError as err:
+        raise SettingsError(_describe(err)) from None
+
+
+def _describe(err: ValidationError) -> str:
+    """One plain line for pydantic's errors: "SCOREPAD_SQLITE_SYNCHRONOUS is 'fast'; allowed: 'FULL' or 'NORMAL'"."""
+    parts = []
+    for problem in err.errors():
+        field = str(problem["loc"][0]) if problem.get("loc") else "?"
+        name = f"SCOREPAD_{field.upper()}"
+        given = problem.get("input")
+        expected = (problem.get("ctx") or {}).get("expected")
+        if expected:
+            allowed = str(expected)
+        elif problem.get("type", "").startswith("int"):
+            allowed = "a whole number"
+        else:
+            allowed = str(problem.get("msg", "")).removeprefix("Value error, ")
+        parts.append(f"{name} is {given!r}; allowed: {allowed}")
+    return "; ".join(parts)
 
 
 def data_dir() -> Path:

@@ -97,8 +97,9 @@ class TestErrors:
         assert run("export", match_id, "--db", sqlite_url) == 1
         assert "no match with id" in _one_line_error(capsys)
 
-    def test_unusable_database_is_status_1(self, capsys: pytest.CaptureFixture[str]) -> None:
-        assert run("matches", "--db", "mysql://nobody@nowhere/db") == 1
+    def test_unusable_database_is_status_2(self, capsys: pytest.CaptureFixture[str]) -> None:
+        # Checked before anything else (scorepad.store.health): an unusable database is status 2.
+        assert run("matches", "--db", "mysql://nobody@nowhere/db") == 2
         assert "cannot open the database" in _one_line_error(capsys)
 
     def test_unwritable_output_is_status_2(
