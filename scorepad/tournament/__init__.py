@@ -1,0 +1,26 @@
+"""Tournaments: events, entrants, rounds, pairings, standings and roles (asks the rules and the store; no Flet).
+
+``TournamentService`` is the one object the command line and a web layer call
+(docs/tournament.md); every method checks the caller's role first.
+"""
+
+from scorepad.tournament.access import Action, Caller, Gate, Role
+from scorepad.tournament.errors import AccessDenied, PairingError, TooManyAttempts, TournamentError
+from scorepad.tournament.service import RoundView, TableView, TournamentService, Verification
+from scorepad.tournament.standings import Standing
+
+__all__ = [
+    "AccessDenied",
+    "Action",
+    "Caller",
+    "Gate",
+    "PairingError",
+    "Role",
+    "RoundView",
+    "Standing",
+    "TableView",
+    "TooManyAttempts",
+    "TournamentError",
+    "TournamentService",
+    "Verification",
+]

@@ -1,0 +1,301 @@
+"""Who may do what in a tournament: roles, sign-in, table codes and the rate limit, checked on the server.
+
+Four roles. The *director* signs in with the event's password and may do
+everything. A *table* signs in with its table code and may only score and
+confirm its own table's match, and only while that table's round is the
+event's current round and is not locked: the code expires with the round.
+The *hall* screen (a token the director issues) and a *spectator* (no
+credential at all) may only read. ``Gate.require`` is called at the start of
+every service method, so a web page that hides a button is never the only
+guard.
+
+Secrets are never stored in clear: the password and the table codes as
+argon2id hashes, session tokens as the SHA-256 of 32 random bytes (a token
+is as strong as a key, so a fast digest is enough to look it up). Wrong
+passwords and codes are rate-limited per event and per source address, in
+the database, so the limit holds across server processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
+
+from scorepad.store.db import session_scope, writer
+from scorepad.store.models import as_utc, utcnow
+from scorepad.store.tournament_models import (
+    TournamentAttempt,
+    TournamentEvent,
+    TournamentRound,
+    TournamentSession,
+    TournamentTable,
+)
+from scorepad.tournament.errors import AccessDenied, TooManyAttempts, TournamentError
+
+# OWASP's lower argon2id parameters, as the app's join code uses: tens of milliseconds a check.
+_HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
+
+# Wrong attempts allowed per event and source within the window, before a wait.
+ATTEMPT_LIMIT = 5
+ATTEMPT_WINDOW = timedelta(seconds=60)
+PASSWORD_MIN = 8
+# Table codes: the table's number, a dash, six letters and digits that cannot be misread.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+
+
+class Role(StrEnum):
+    """The four roles of an event."""
+
+    DIRECTOR = "director"
+    TABLE = "table"
+    HALL = "hall"
+    SPECTATOR = "spectator"
+
+
+class Action(StrEnum):
+    """Everything a caller may ask of a tournament."""
+
+    REGISTER = "register"
+    WITHDRAW = "withdraw"
+    FORBID = "forbid"
+    PAIR = "pair"
+    REPAIR = "repair"
+    LOCK = "lock"
+    ISSUE = "issue"  # hall tokens, new table codes
+    EXPORT = "export"
+    SCORE = "score"  # an entry at a table
+    CONFIRM = "confirm"
+    VIEW = "view"  # pairings, standings, results, the audit, verify-pairings
+
+
+ALLOWED: dict[Action, frozenset[Role]] = {
+    **{a: frozenset({Role.DIRECTOR}) for a in Action},
+    Action.SCORE: frozenset({Role.DIRECTOR, Role.TABLE}),
+    Action.CONFIRM: frozenset({Role.DIRECTOR, Role.TABLE}),
+    Action.VIEW: frozenset(Role),
+}
+
+_WORDS = {
+    Role.TABLE: "a table",
+    Role.HALL: "the hall screen",
+    Role.SPECTATOR: "a spectator",
+}
+
+
+@dataclass(frozen=True)
+class Caller:
+    """A checked credential: its role in one event, and for a table which one."""
+
+    role: Role
+    event_id: int
+    table_id: int | None = None
+    table_number: int | None = None
+    round_number: int | None = None
+
+    @property
+    def label(self) -> str:
+        """How the audit trail names the caller."""
+        if self.role == Role.TABLE:
+            return f"table {self.table_number} (round {self.round_number})"
+        return self.role.value
+
+
+def hash_secret(secret: str) -> str:
+    """The argon2id hash of a password or table code (what is stored)."""
+    return _HASHER.hash(secret)
+
+
+def verify_secret(stored: str, given: str) -> bool:
+    """Whether ``given`` matches the argon2 hash ``stored`` (slow by design)."""
+    try:
+        return _HASHER.verify(stored, given)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def check_password(password: object) -> str:
+    """A director's password as accepted. Raises ``TournamentError`` for a short or missing one."""
+    if not isinstance(password, str) or len(password) < PASSWORD_MIN:
+        raise TournamentError(f"the director's password needs at least {PASSWORD_MIN} characters")
+    return password
+
+
+def new_table_code(table_number: int) -> str:
+    """A fresh code for a table, such as ``3-K7QM2X`` (shown once, then kept only hashed)."""
+    body = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return f"{table_number}-{body}"
+
+
+def _token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Gate:
+    """Sign-in and the role check for every action, on the store's database."""
+
+    def __init__(self, engine: Engine, *, clock: object = None) -> None:
+        self._engine = engine
+        self._writer = writer(engine)
+        self._clock = clock or utcnow
+
+    def now(self) -> datetime:
+        """The gate's clock (tests may pass their own)."""
+        return self._clock()  # type: ignore[operator,no-any-return]
+
+    # -- sign-in ---------------------------------------------------------------
+
+    def login_director(self, event_id: int, password: str, *, source: str = "local") -> str:
+        """A director's token for ``event_id`` if ``password`` is right.
+
+        Raises ``TooManyAttempts`` after ``ATTEMPT_LIMIT`` wrong tries from
+        ``source`` within a minute (the password is then not even checked)
+        and ``AccessDenied`` for a wrong password or an unknown event.
+        """
+        key = f"director:{source}"
+        self._throttle(event_id, key)
+        with session_scope(self._engine) as session:
+            event = session.get(TournamentEvent, event_id)
+            stored = event.director_hash if event is not None else None
+        ok = stored is not None and verify_secret(stored, password)
+        self._attempt(event_id, key, ok)
+        if not ok:
+            raise AccessDenied("wrong password for this event")
+        return self._open_session(event_id, Role.DIRECTOR, None)
+
+    def join_table(self, event_id: int, code: str, *, source: str = "local") -> str:
+        """A table's token from its code (``3-K7QM2X``), valid while that round is current.
+
+        Raises ``TooManyAttempts`` (as ``login_director``) and ``AccessDenied``
+        for a wrong code or a code of a round that is over.
+        """
+        key = f"table:{source}"
+        self._throttle(event_id, key)
+        number_text, _, _ = (code or "").strip().upper().partition("-")
+        table = None
+        with session_scope(self._engine) as session:
+            current = _current_round(session, event_id)
+            if current is not None and number_text.isdigit():
+                table = session.execute(
+                    select(TournamentTable).where(
+                        TournamentTable.round_id == current.id, TournamentTable.number == int(number_text)
+                    )
+                ).scalar_one_or_none()
+            locked = current is not None and current.locked_at is not None
+        ok = table is not None and table.code_hash is not None and verify_secret(table.code_hash, code.strip().upper())
+        self._attempt(event_id, key, ok)
+        if not ok or table is None:
+            raise AccessDenied("that table code is wrong, or its round is over")
+        if locked:
+            raise AccessDenied("that table's round is locked: its code no longer works")
+        return self._open_session(event_id, Role.TABLE, table.id)
+
+    def issue_hall(self, caller: Caller) -> str:
+        """A hall screen's token (read-only), issued by the director. Raises ``AccessDenied``."""
+        self.permit(caller, Action.ISSUE)
+        return self._open_session(caller.event_id, Role.HALL, None)
+
+    # -- the check ---------------------------------------------------------------
+
+    def caller(self, token: str | None, event_id: int) -> Caller:
+        """The caller a token stands for in ``event_id``; no token is a spectator.
+
+        Raises ``AccessDenied`` for an unknown token, a token of another
+        event, or a table's token whose round is over or locked.
+        """
+        if not token:
+            return Caller(Role.SPECTATOR, event_id)
+        with session_scope(self._engine) as session:
+            row = session.execute(
+                select(TournamentSession).where(TournamentSession.token_hash == _token_digest(token))
+            ).scalar_one_or_none()
+            if row is None or row.event_id != event_id:
+                raise AccessDenied("this sign-in is unknown for this event; sign in again")
+            role = Role(row.role)
+            if role != Role.TABLE:
+                return Caller(role, event_id)
+            table = session.get(TournamentTable, row.table_id)
+            current = _current_round(session, event_id)
+            if table is None or current is None or table.round_id != current.id:
+                raise AccessDenied("this table code was for a round that is over")
+            if current.locked_at is not None:
+                raise AccessDenied(f"round {current.number} is locked: a table can no longer change it")
+            return Caller(Role.TABLE, event_id, table.id, table.number, current.number)
+
+    def permit(self, caller: Caller, action: Action) -> Caller:
+        """``caller`` if its role may do ``action``; raises ``AccessDenied`` otherwise."""
+        if caller.role not in ALLOWED[action]:
+            who = _WORDS.get(caller.role, caller.role.value)
+            raise AccessDenied(f"{who} may not {action.value}: only the director may")
+        return caller
+
+    def require(self, token: str | None, event_id: int, action: Action, *, table_id: int | None = None) -> Caller:
+        """Check ``token`` for ``action`` in ``event_id`` (and, for a table, that it is ``table_id``).
+
+        Raises ``AccessDenied``: unknown or expired credential, a role that
+        may not, a table acting on another table.
+        """
+        caller = self.permit(self.caller(token, event_id), action)
+        if caller.role == Role.TABLE and table_id is not None and caller.table_id != table_id:
+            raise AccessDenied(f"table {caller.table_number} may only change its own table")
+        return caller
+
+    # -- internals ---------------------------------------------------------------
+
+    def _open_session(self, event_id: int, role: Role, table_id: int | None) -> str:
+        token = secrets.token_urlsafe(32)
+        with session_scope(self._writer) as session:
+            session.add(
+                TournamentSession(
+                    event_id=event_id,
+                    token_hash=_token_digest(token),
+                    role=role.value,
+                    table_id=table_id,
+                    created_at=self.now(),
+                )
+            )
+        return token
+
+    def _throttle(self, event_id: int, key: str) -> None:
+        since = self.now() - ATTEMPT_WINDOW
+        with session_scope(self._engine) as session:
+            rows = session.execute(
+                select(func.count(), func.min(TournamentAttempt.at)).where(
+                    TournamentAttempt.event_id == event_id,
+                    TournamentAttempt.key == key,
+                    TournamentAttempt.ok.is_(False),
+                    TournamentAttempt.at > since,
+                )
+            ).one()
+        failures, oldest = rows
+        if failures >= ATTEMPT_LIMIT:
+            wait = int(((as_utc(oldest) or self.now()) + ATTEMPT_WINDOW - self.now()).total_seconds()) + 1
+            raise TooManyAttempts(f"too many wrong attempts from here; try again in {max(wait, 1)} s")
+
+    def _attempt(self, event_id: int, key: str, ok: bool) -> None:
+        exists = True
+        with session_scope(self._engine) as session:
+            exists = session.get(TournamentEvent, event_id) is not None
+        if not exists:
+            return
+        with session_scope(self._writer) as session:
+            session.add(TournamentAttempt(event_id=event_id, key=key, ok=ok, at=self.now()))
+
+
+def _current_round(session: object, event_id: int) -> TournamentRound | None:
+    """The event's latest paired round (the one tables play now), or None."""
+    return (
+        session.execute(  # type: ignore[attr-defined]
+            select(TournamentRound).where(TournamentRound.event_id == event_id).order_by(TournamentRound.number.desc())
+        )
+        .scalars()
+        .first()
+    )

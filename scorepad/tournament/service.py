@@ -1,0 +1,1032 @@
+"""The tournament service: the one object the command line and a web layer call.
+
+Every method that changes or reveals something takes the caller's
+credential first (a token from ``login_director`` / ``join_table`` /
+``issue_hall``, or None for a spectator), checks it with ``Gate.require``,
+and raises a ``TournamentError`` whose message is one plain sentence:
+``AccessDenied`` for a role that may not, ``PairingError`` when no round can
+be made. Each table's game is an ordinary stored match (``Store.create_match``);
+the rules engine checks every entry, as at any other table.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import networkx as nx
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+import scorepad
+from scorepad.rules import RecordFormatError, make_ruleset
+from scorepad.store import Store
+from scorepad.store.db import session_scope, writer
+from scorepad.store.matches import delete_match, label_match
+from scorepad.store.models import utcnow
+from scorepad.store.snapshot import MatchSnapshot
+from scorepad.store.tournament_models import (
+    TournamentAudit,
+    TournamentConfirmation,
+    TournamentEntrant,
+    TournamentEvent,
+    TournamentForbidden,
+    TournamentRound,
+    TournamentTable,
+)
+from scorepad.tournament.access import Action, Caller, Gate, Role, check_password, hash_secret, new_table_code
+from scorepad.tournament.errors import AccessDenied, TournamentError
+from scorepad.tournament.pairing import (
+    PAIRING_VERSION,
+    ROUND_ROBIN,
+    SWISS,
+    THREES,
+    Contender,
+    Pairing,
+    PairingInput,
+    draw_roster,
+    pair,
+)
+from scorepad.tournament.results import TableResult, confirmed_prefix, hand_fingerprint, seats_for, table_result
+from scorepad.tournament.standings import Entry, Outcome, Standing, compute_standings
+
+KINDS = {"singles": 2, "threes": 3, "partners": 4}
+UNITS = ("games", "hands")
+PAIRINGS = ("auto", ROUND_ROBIN, SWISS)
+# A round robin is chosen automatically up to this many entrants (Berger tables up to 10).
+ROUND_ROBIN_MAX = 10
+# Smartt §14: the most game points one game can give (a loser below 30), per loser.
+MOST_GAME_POINTS = 14
+NAME_MAX = 40
+
+
+def engine_version() -> str:
+    """What a round's pairing depends on besides its inputs: scorepad, the pairing code, networkx."""
+    return f"scorepad {scorepad_version()} pairing/{PAIRING_VERSION} networkx {nx.__version__}"
+
+
+def scorepad_version() -> str:
+    """The installed scorepad's version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("scorepad")
+    except PackageNotFoundError:
+        return getattr(scorepad, "__version__", "unknown")
+
+
+@dataclass(frozen=True)
+class TableView:
+    """One table of a round as everyone may see it (no code)."""
+
+    number: int
+    match_id: int | None
+    entrants: tuple[int, ...]
+    names: tuple[str, ...]
+    result: TableResult | None
+
+    @property
+    def bye(self) -> bool:
+        """This line is a bye, not a table."""
+        return self.match_id is None
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """A paired round: its tables and byes; ``codes`` only right after pairing, for the director."""
+
+    number: int
+    method: str
+    tables: tuple[TableView, ...]
+    locked: bool
+    fingerprint: str
+    notes: tuple[str, ...]
+    codes: dict[int, str]
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What ``verify_pairings`` found: whether the stored round is what its inputs give today."""
+
+    round: int
+    same_inputs: bool
+    same_pairing: bool
+    same_engine: bool
+    repaired: bool
+    stored_engine: str
+    lines: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        """The pairing re-ran to the stored one from the inputs the database gives now."""
+        return self.same_inputs and self.same_pairing
+
+
+@dataclass(frozen=True)
+class AuditLine:
+    """One line of the event's audit trail."""
+
+    at: str
+    actor: str
+    action: str
+    detail: dict[str, Any]
+
+
+class TournamentService:
+    """Events, registration, rounds, pairings, confirmations and standings on one store."""
+
+    def __init__(self, store: Store, *, gate: Gate | None = None) -> None:
+        self.store = store
+        self._engine = store.engine
+        self._writer = writer(store.engine)
+        self.gate = gate or Gate(store.engine)
+
+    # -- sign-in -------------------------------------------------------------------
+
+    def login_director(self, event_id: int, password: str, *, source: str = "local") -> str:
+        """The director's token (see ``Gate.login_director``)."""
+        return self.gate.login_director(event_id, password, source=source)
+
+    def join_table(self, event_id: int, code: str, *, source: str = "local") -> str:
+        """A table's token from its code (see ``Gate.join_table``)."""
+        return self.gate.join_table(event_id, code, source=source)
+
+    def issue_hall(self, token: str | None, event_id: int) -> str:
+        """A read-only token for the hall screen. Director only."""
+        return self.gate.issue_hall(self.gate.caller(token, event_id))
+
+    # -- events and entrants ---------------------------------------------------------
+
+    def create_event(
+        self,
+        *,
+        name: str,
+        password: str,
+        rounds: int,
+        rules: str = "smartt",
+        options: dict[str, Any] | None = None,
+        kind: str = "singles",
+        unit: str = "games",
+        per_round: int = 1,
+        pairing: str = "auto",
+        seed: str | None = None,
+        bye_points: int | None = None,
+    ) -> int:
+        """Create an event and return its id; ``password`` becomes the director's (stored hashed).
+
+        The rules and options are checked by the engine (``make_ruleset``) for
+        the table size of ``kind``. Raises ``TournamentError`` naming what is wrong.
+        """
+        name = (name or "").strip()
+        if not name or len(name) > 80:
+            raise TournamentError("an event needs a name of 1 to 80 characters")
+        if kind not in KINDS:
+            raise TournamentError(f"an event is singles, threes or partners, not {kind!r}")
+        if unit not in UNITS:
+            raise TournamentError(f"a round is a number of games or of hands, not {unit!r}")
+        if not isinstance(rounds, int) or not 1 <= rounds <= 50:
+            raise TournamentError("an event has 1 to 50 rounds")
+        if not isinstance(per_round, int) or not 1 <= per_round <= 50:
+            raise TournamentError(f"a round has 1 to 50 {unit}")
+        if pairing not in PAIRINGS:
+            raise TournamentError("the pairing is auto, round-robin or swiss, not " + repr(pairing))
+        if kind == "threes" and pairing == ROUND_ROBIN:
+            raise TournamentError("tables of three are seated by score bands, not by a round robin")
+        check_password(password)
+        options = dict(options or {})
+        if kind == "partners":
+            if options.get("partners") is False:
+                raise TournamentError("a partnership event plays with the option partners on")
+            options["partners"] = True
+        try:
+            ruleset = make_ruleset(rules, KINDS[kind], options)
+        except RecordFormatError as err:
+            raise TournamentError(str(err)) from None
+        if bye_points is None:
+            bye_points = 2 * per_round if ruleset.game_points and unit == "games" else 0
+        if not isinstance(bye_points, int) or bye_points < 0:
+            raise TournamentError("a bye's game points are a whole number, 0 or more")
+        now = utcnow()
+        with session_scope(self._writer) as session:
+            event = TournamentEvent(
+                name=name,
+                rules=ruleset.name,
+                options=dict(ruleset.options),
+                kind=kind,
+                rounds=rounds,
+                unit=unit,
+                per_round=per_round,
+                pairing=THREES if kind == "threes" else pairing,
+                seed=seed if seed is not None else secrets.token_hex(8),
+                bye_points=bye_points,
+                director_hash=hash_secret(password),
+                created_at=now,
+            )
+            session.add(event)
+            session.flush()
+            assert event.id is not None
+            _audit(session, event.id, "director", "create", {"name": name, "rules": ruleset.describe(), "kind": kind})
+            return event.id
+
+    def register(self, token: str | None, event_id: int, players: Sequence[str], *, club: str | None = None) -> int:
+        """Register an entrant (one name, or two for a partnership); returns its id.
+
+        A late entry (after round 1 is paired) is paired from the next round
+        on; a round robin takes none. Raises ``TournamentError``.
+        """
+        caller = self.gate.require(token, event_id, Action.REGISTER)
+        with session_scope(self._writer) as session:
+            event = _event(session, event_id)
+            wanted = 2 if event.kind == "partners" else 1
+            names = [str(p).strip() for p in players]
+            if len(names) != wanted or not all(names):
+                raise TournamentError(
+                    "a partnership registers two names" if wanted == 2 else "a player registers one name"
+                )
+            if len(set(n.casefold() for n in names)) != len(names):
+                raise TournamentError("the two partners need different names")
+            for n in names:
+                if len(n) > NAME_MAX:
+                    raise TournamentError(f"a name has at most {NAME_MAX} characters; {n[:20]}... has {len(n)}")
+            entrants = _entrants(session, event_id)
+            taken = {p.casefold() for e in entrants for p in e.players}
+            for n in names:
+                if n.casefold() in taken:
+                    raise TournamentError(f"{n} is already registered in this event")
+            paired = _rounds_paired(session, event_id)
+            if paired >= event.rounds:
+                raise TournamentError("every round of this event is paired; nobody can join now")
+            if paired and _method(session, event) == ROUND_ROBIN:
+                raise TournamentError(
+                    f"{' & '.join(names)} cannot join: a round robin's schedule is fixed once round 1 is paired"
+                )
+            entrant = TournamentEntrant(
+                event_id=event_id,
+                number=max((e.number for e in entrants), default=0) + 1,
+                name=" & ".join(names),
+                players=names,
+                club=(club or "").strip() or None,
+                joined_round=paired + 1,
+                created_at=utcnow(),
+            )
+            session.add(entrant)
+            session.flush()
+            assert entrant.id is not None
+            _audit(
+                session,
+                event_id,
+                caller.label,
+                "register",
+                {"entrant": entrant.name, "number": entrant.number, "from_round": entrant.joined_round},
+            )
+            return entrant.id
+
+    def withdraw(self, token: str | None, event_id: int, entrant: str | int) -> int:
+        """Withdraw an entrant from the next round to be paired on; returns that round's number.
+
+        Their results so far stay in the standings. Raises ``TournamentError``.
+        """
+        caller = self.gate.require(token, event_id, Action.WITHDRAW)
+        with session_scope(self._writer) as session:
+            row = _entrant(session, event_id, entrant)
+            if row.withdrawn_round is not None:
+                raise TournamentError(f"{row.name} has already withdrawn (from round {row.withdrawn_round})")
+            row.withdrawn_round = _rounds_paired(session, event_id) + 1
+            session.add(row)
+            _audit(
+                session, event_id, caller.label, "withdraw", {"entrant": row.name, "from_round": row.withdrawn_round}
+            )
+            return row.withdrawn_round
+
+    def forbid(self, token: str | None, event_id: int, first: str | int, second: str | int, reason: str) -> None:
+        """Keep two entrants from ever sitting at one table (family, same club). Raises ``TournamentError``."""
+        caller = self.gate.require(token, event_id, Action.FORBID)
+        reason = (reason or "").strip()
+        if not reason:
+            raise TournamentError("say why the two may not meet (family, same club...)")
+        with session_scope(self._writer) as session:
+            a, b = _entrant(session, event_id, first), _entrant(session, event_id, second)
+            if a.id == b.id:
+                raise TournamentError("a forbidden pair needs two different entrants")
+            low, high = sorted((a.id, b.id))  # type: ignore[type-var]
+            exists = session.execute(
+                select(TournamentForbidden).where(
+                    TournamentForbidden.event_id == event_id,
+                    TournamentForbidden.first_id == low,
+                    TournamentForbidden.second_id == high,
+                )
+            ).scalar_one_or_none()
+            if exists is not None:
+                raise TournamentError(f"{a.name} and {b.name} are already kept apart ({exists.reason})")
+            session.add(TournamentForbidden(event_id=event_id, first_id=low, second_id=high, reason=reason))
+            _audit(session, event_id, caller.label, "forbid", {"pair": [a.name, b.name], "reason": reason})
+
+    # -- rounds ----------------------------------------------------------------------
+
+    def pair_round(self, token: str | None, event_id: int) -> RoundView:
+        """Pair the next round, create each table's match, and return it with the table codes.
+
+        The codes are shown only here (and by ``new_code``); the store keeps
+        their hashes. The previous round must be locked. Raises
+        ``PairingError`` and ``TournamentError``.
+        """
+        caller = self.gate.require(token, event_id, Action.PAIR)
+        with session_scope(self._engine) as session:
+            event = _event(session, event_id)
+            number = _rounds_paired(session, event_id) + 1
+            if number > event.rounds:
+                raise TournamentError(f"all {event.rounds} rounds of this event are paired")
+            previous = _round(session, event_id, number - 1) if number > 1 else None
+            if previous is not None and previous.locked_at is None:
+                raise TournamentError(
+                    f"round {previous.number} is not locked yet; lock it before pairing round {number}"
+                )
+            inputs = self._pairing_input(session, event, number)
+            snapshot = _EventData.read(session, event)
+        pairing = pair(inputs)
+        return self._store_round(caller, snapshot, number, inputs, pairing, pairing, reason=None)
+
+    def repair(
+        self, token: str | None, event_id: int, tables: Sequence[Sequence[str | int]], *, reason: str
+    ) -> RoundView:
+        """Re-pair the current round by hand: ``tables`` lists each table's entrants in seat order.
+
+        Everyone active must be seated once; anyone left out has a bye. Only
+        before any hand of the round is started; forbidden pairs still hold.
+        The engine's pairing stays with the round (``verify_pairings`` shows
+        both) and the audit keeps the before, the after and the reason.
+        Raises ``TournamentError``.
+        """
+        caller = self.gate.require(token, event_id, Action.REPAIR)
+        reason = (reason or "").strip()
+        if not reason:
+            raise TournamentError("a manual re-pairing needs a reason for the audit")
+        with session_scope(self._engine) as session:
+            event = _event(session, event_id)
+            current = _latest_round(session, event_id)
+            if current is None or current.locked_at is not None:
+                raise TournamentError("there is no round in play to re-pair")
+            for table in _tables(session, current.id):
+                if table.match_id is not None and self.store.load(table.match_id).hands:
+                    raise TournamentError(f"table {table.number} has started playing; re-pair before the first hand")
+            size = KINDS[event.kind] if event.kind != "partners" else 2
+            active = {c.id for c in PairingInput.from_dict(current.inputs).contenders}
+            ids: list[tuple[int, ...]] = []
+            seen: set[int] = set()
+            for seats in tables:
+                row = tuple(_entrant(session, event_id, ref).id for ref in seats)  # type: ignore[misc]
+                if len(row) != size:
+                    raise TournamentError(f"each table seats {size} entrants; one lists {len(row)}")
+                for x in row:
+                    if x in seen:
+                        raise TournamentError("an entrant is listed at two tables")
+                    if x not in active:
+                        raise TournamentError("a listed entrant is not playing this round")
+                    seen.add(x)
+                ids.append(row)
+            forbidden = _forbidden(session, event_id)
+            for row in ids:
+                for a in row:
+                    for b in row:
+                        if a < b and frozenset((a, b)) in forbidden:
+                            raise TournamentError(f"those two may not meet ({forbidden[frozenset((a, b))]})")
+            byes = tuple(sorted(active - seen))
+            inputs = PairingInput.from_dict(current.inputs)
+            computed = Pairing.from_dict(current.computed)
+            before = [list(t.entrants) for t in _tables(session, current.id)]
+            snapshot = _EventData.read(session, event)
+        manual = Pairing(tuple(ids), byes, ("re-paired by the director",))
+        return self._store_round(
+            caller, snapshot, current.number, inputs, computed, manual, reason=reason, before=before
+        )
+
+    def lock_round(self, token: str | None, event_id: int, *, reason: str | None = None) -> int:
+        """Lock the current round (its table codes stop working); returns its number.
+
+        Refused while a table has not played its games or hands, or has a
+        finished hand unconfirmed, unless ``reason`` says why (audited).
+        Raises ``TournamentError``.
+        """
+        caller = self.gate.require(token, event_id, Action.LOCK)
+        with session_scope(self._engine) as session:
+            event = _event(session, event_id)
+            current = _latest_round(session, event_id)
+            if current is None or current.locked_at is not None:
+                raise TournamentError("there is no round in play to lock")
+            tables = _tables(session, current.id)
+        waiting = []
+        for table in tables:
+            if table.match_id is None:
+                continue
+            result = self._table_result(table)
+            if not _complete(event, result) or result.provisional:
+                waiting.append(table.number)
+        if waiting and not (reason or "").strip():
+            raise TournamentError(
+                "tables " + ", ".join(map(str, waiting)) + " have not finished and confirmed their play;"
+                " give a reason to lock the round anyway"
+            )
+        with session_scope(self._writer) as session:
+            row = session.get(TournamentRound, current.id)
+            assert row is not None
+            row.locked_at = utcnow()
+            session.add(row)
+            _audit(
+                session, event_id, caller.label, "lock", {"round": current.number, "waiting": waiting, "reason": reason}
+            )
+        return current.number
+
+    def new_code(self, token: str | None, event_id: int, table_number: int) -> str:
+        """A new code for a table of the current round (the old one stops working). Director only."""
+        caller = self.gate.require(token, event_id, Action.ISSUE)
+        code = new_table_code(table_number)
+        with session_scope(self._writer) as session:
+            current = _latest_round(session, event_id)
+            table = _table(session, current, table_number)
+            table.code_hash = hash_secret(code)
+            session.add(table)
+            _audit(session, event_id, caller.label, "new code", {"round": current.number, "table": table_number})  # type: ignore[union-attr]
+        return code
+
+    # -- at a table ------------------------------------------------------------------
+
+    def table_match(self, token: str | None, event_id: int) -> tuple[int, MatchSnapshot]:
+        """A table's own match id and its state now. Table role only."""
+        caller = self.gate.require(token, event_id, Action.SCORE)
+        if caller.role != Role.TABLE:
+            raise AccessDenied("only a table has a table of its own; the director names the match")
+        match_id = self._match_of(caller)
+        return match_id, self.store.load(match_id, device=caller.label)
+
+    def authorize_match(self, token: str | None, event_id: int, match_id: int) -> Caller:
+        """Check that the caller may write to ``match_id`` (a web layer calls this before the store).
+
+        The director may write to any match of the event; a table only to
+        its own match in the current round. Raises ``AccessDenied``.
+        """
+        caller = self.gate.require(token, event_id, Action.SCORE)
+        if caller.role == Role.TABLE:
+            if self._match_of(caller) != match_id:
+                raise AccessDenied(f"table {caller.table_number} may only change its own match")
+            return caller
+        with session_scope(self._engine) as session:
+            row = session.execute(
+                select(TournamentTable)
+                .join(TournamentRound, TournamentRound.id == TournamentTable.round_id)
+                .where(TournamentRound.event_id == event_id, TournamentTable.match_id == match_id)
+            ).scalar_one_or_none()
+        if row is None:
+            raise AccessDenied(f"match {match_id} is not a match of this event")
+        return caller
+
+    def start_hand(self, token: str | None, event_id: int, match_id: int, setter: int | None = None) -> MatchSnapshot:
+        """Start the next hand at a table, within the round's games or hands. Raises as the store does."""
+        caller = self.authorize_match(token, event_id, match_id)
+        with session_scope(self._engine) as session:
+            event = _event(session, event_id)
+        state = self.store.load(match_id, device=caller.label)
+        done = len(state.games()) if event.unit == "games" else len(state.hands)
+        if done >= event.per_round:
+            raise TournamentError(f"this table has played its {event.per_round} {event.unit} for the round")
+        return self.store.start_hand(match_id, setter, device=caller.label)
+
+    def append(self, token: str | None, event_id: int, match_id: int, event: Any) -> MatchSnapshot:
+        """Enter one event at a table (the engine checks it). Raises as ``Store.append``."""
+        caller = self.authorize_match(token, event_id, match_id)
+        return self.store.append(match_id, event, device=caller.label)
+
+    def settle(self, token: str | None, event_id: int, match_id: int, remaining: Any) -> MatchSnapshot:
+        """Settle a table's hand. Raises as ``Store.settle``."""
+        caller = self.authorize_match(token, event_id, match_id)
+        return self.store.settle(match_id, remaining, device=caller.label)
+
+    def undo(self, token: str | None, event_id: int, match_id: int) -> MatchSnapshot:
+        """Take back a table's last entry. Raises as ``Store.undo``."""
+        caller = self.authorize_match(token, event_id, match_id)
+        return self.store.undo(match_id, device=caller.label)
+
+    def confirm(
+        self,
+        token: str | None,
+        event_id: int,
+        table_number: int,
+        *,
+        by: str,
+        hand: int | None = None,
+        round_number: int | None = None,
+    ) -> list[int]:
+        """The opposing side confirms a table's finished hands (``hand``, or all waiting); returns them.
+
+        ``by`` names who confirms: a player at that table (or, for the
+        director, any note). A table may confirm only its own table in the
+        current round; the director any table of any round. Raises
+        ``TournamentError`` (nothing finished to confirm, an unknown hand).
+        """
+        caller = self.gate.caller(token, event_id)
+        self.gate.permit(caller, Action.CONFIRM)
+        with session_scope(self._engine) as session:
+            rnd = _latest_round(session, event_id) if round_number is None else _round(session, event_id, round_number)
+            if rnd is None:
+                raise TournamentError("no round is paired yet")
+            table = _table(session, rnd, table_number)
+            if caller.role == Role.TABLE and caller.table_id != table.id:
+                raise AccessDenied(f"table {caller.table_number} may only confirm its own table")
+            if table.match_id is None:
+                raise TournamentError(f"table {table_number} is a bye: there is nothing to confirm")
+            players = {p.casefold() for e in _entrants(session, event_id) if e.id in table.entrants for p in e.players}
+            done = self._confirmations(session, table.id)
+        by = (by or "").strip()
+        if caller.role == Role.TABLE and by.casefold() not in players:
+            raise TournamentError("a hand is confirmed by a player of the opposing side, by name")
+        record = self.store.export_record(table.match_id)
+        state = self.store.load(table.match_id)
+        finished = [h.number for h in state.hands if h.finished]
+        wanted = [hand] if hand is not None else finished
+        out = []
+        with session_scope(self._writer) as session:
+            for number in wanted:
+                if number not in finished:
+                    raise TournamentError(f"hand {number} at table {table_number} is not finished, so not confirmed")
+                fingerprint = hand_fingerprint(record["hands"][number - 1])
+                if fingerprint in done.get(number, set()):
+                    continue
+                session.add(
+                    TournamentConfirmation(
+                        table_id=table.id,
+                        hand=number,
+                        fingerprint=fingerprint,
+                        confirmed_by=by or caller.label,
+                        at=utcnow(),
+                    )
+                )
+                out.append(number)
+            if hand is not None and not out:
+                raise TournamentError(f"hand {hand} at table {table_number} is already confirmed as it stands")
+            if not wanted:
+                raise TournamentError(f"table {table_number} has no finished hand to confirm")
+            if out:
+                _audit(
+                    session,
+                    event_id,
+                    caller.label,
+                    "confirm",
+                    {"round": rnd.number, "table": table_number, "hands": out, "by": by or caller.label},
+                )
+        return out
+
+    # -- reading ---------------------------------------------------------------------
+
+    def round_view(self, token: str | None, event_id: int, number: int | None = None) -> RoundView:
+        """A round's tables, byes and confirmed results (the latest round when ``number`` is None)."""
+        self.gate.require(token, event_id, Action.VIEW)
+        with session_scope(self._engine) as session:
+            rnd = _latest_round(session, event_id) if number is None else _round(session, event_id, number)
+            if rnd is None:
+                raise TournamentError("no round is paired yet" if number is None else f"round {number} is not paired")
+            tables = _tables(session, rnd.id)
+            names = {e.id: e.name for e in _entrants(session, event_id)}
+        views = tuple(
+            TableView(
+                number=t.number,
+                match_id=t.match_id,
+                entrants=tuple(t.entrants),
+                names=tuple(names[x] for x in t.entrants),
+                result=self._table_result(t) if t.match_id is not None else None,
+            )
+            for t in tables
+        )
+        pairing = Pairing.from_dict(rnd.computed)
+        return RoundView(
+            number=rnd.number,
+            method=PairingInput.from_dict(rnd.inputs).method,
+            tables=views,
+            locked=rnd.locked_at is not None,
+            fingerprint=rnd.fingerprint,
+            notes=pairing.notes,
+            codes={},
+        )
+
+    def standings(self, token: str | None, event_id: int, *, through: int | None = None) -> list[Standing]:
+        """The standings from confirmed results (through round ``through``, else every round paired)."""
+        self.gate.require(token, event_id, Action.VIEW)
+        with session_scope(self._engine) as session:
+            event = _event(session, event_id)
+            return self._standings(session, event, through)
+
+    def event_info(self, token: str | None, event_id: int) -> dict[str, Any]:
+        """The event's settings and progress (no secrets)."""
+        self.gate.require(token, event_id, Action.VIEW)
+        with session_scope(self._engine) as session:
+            event = _event(session, event_id)
+            return {
+                "id": event.id,
+                "name": event.name,
+                "rules": event.rules,
+                "options": dict(event.options),
+                "kind": event.kind,
+                "rounds": event.rounds,
+                "unit": event.unit,
+                "per_round": event.per_round,
+                "pairing": event.pairing,
+                "bye_points": event.bye_points,
+                "rounds_paired": _rounds_paired(session, event_id),
+                "game_points": make_ruleset(event.rules, KINDS[event.kind], event.options).game_points,
+            }
+
+    def audit(self, token: str | None, event_id: int) -> list[AuditLine]:
+        """The event's audit trail, oldest first (readable by everyone: it holds no secret)."""
+        self.gate.require(token, event_id, Action.VIEW)
+        with session_scope(self._engine) as session:
+            _event(session, event_id)
+            rows = session.execute(
+                select(TournamentAudit).where(TournamentAudit.event_id == event_id).order_by(TournamentAudit.id)
+            ).scalars()
+            return [AuditLine(r.at.isoformat(), r.actor, r.action, dict(r.detail)) for r in rows]
+
+    def match_ids(self, token: str | None, event_id: int) -> list[tuple[int, int, int]]:
+        """(round, table, match id) of every table played. Director only (for exports)."""
+        self.gate.require(token, event_id, Action.EXPORT)
+        with session_scope(self._engine) as session:
+            rows = session.execute(
+                select(TournamentRound.number, TournamentTable.number, TournamentTable.match_id)
+                .join(TournamentRound, TournamentRound.id == TournamentTable.round_id)
+                .where(TournamentRound.event_id == event_id, TournamentTable.match_id.is_not(None))  # type: ignore[union-attr]
+                .order_by(TournamentRound.number, TournamentTable.number)
+            ).all()
+        return [(r, t, m) for r, t, m in rows]
+
+    def verify_pairings(self, token: str | None, event_id: int, number: int) -> Verification:
+        """Re-run round ``number``'s pairing and compare.
+
+        Two checks: the inputs stored with the round are those the database
+        gives today (entrants, confirmed standings, history, forbidden
+        pairs), and pairing those inputs again gives the stored pairing. A
+        director's manual re-pairing is reported, not counted as a mismatch.
+        """
+        self.gate.require(token, event_id, Action.VIEW)
+        with session_scope(self._engine) as session:
+            event = _event(session, event_id)
+            rnd = _round(session, event_id, number)
+            if rnd is None:
+                raise TournamentError(f"round {number} is not paired")
+            stored_inputs = PairingInput.from_dict(rnd.inputs)
+            today = self._pairing_input(session, event, number, method=stored_inputs.method)
+            seated = [tuple(t.entrants) for t in _tables(session, rnd.id) if t.match_id is not None]
+        again = pair(stored_inputs)
+        stored = Pairing.from_dict(rnd.computed)
+        same_inputs = today == stored_inputs
+        same_pairing = again.fingerprint() == rnd.fingerprint
+        repaired = sorted(seated) != sorted(stored.tables)
+        lines = [
+            f"round {number}: inputs {'match' if same_inputs else 'differ from'} what the database gives now",
+            f"re-pairing the stored inputs gives {'the same' if same_pairing else 'a different'} round"
+            f" (fingerprint {again.fingerprint()[:12]} against {rnd.fingerprint[:12]})",
+        ]
+        if rnd.engine_version != engine_version():
+            lines.append(f"paired by {rnd.engine_version}; verified by {engine_version()}")
+        if repaired:
+            lines.append("the tables in play were re-paired by the director (see the audit)")
+        return Verification(
+            round=number,
+            same_inputs=same_inputs,
+            same_pairing=same_pairing,
+            same_engine=rnd.engine_version == engine_version(),
+            repaired=repaired,
+            stored_engine=rnd.engine_version,
+            lines=tuple(lines),
+        )
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _match_of(self, caller: Caller) -> int:
+        with session_scope(self._engine) as session:
+            table = session.get(TournamentTable, caller.table_id)
+        if table is None or table.match_id is None:
+            raise AccessDenied("this table has no match")
+        return table.match_id
+
+    def _confirmations(self, session: Session, table_id: int | None) -> dict[int, set[str]]:
+        out: dict[int, set[str]] = {}
+        rows = session.execute(
+            select(TournamentConfirmation.hand, TournamentConfirmation.fingerprint).where(
+                TournamentConfirmation.table_id == table_id
+            )
+        ).all()
+        for hand, fingerprint in rows:
+            out.setdefault(hand, set()).add(fingerprint)
+        return out
+
+    def _table_result(self, table: TournamentTable) -> TableResult:
+        assert table.match_id is not None
+        record = self.store.export_record(table.match_id)
+        with session_scope(self._engine) as session:
+            done = self._confirmations(session, table.id)
+        return table_result(record, confirmed_prefix(record, done))
+
+    def _outcomes(self, session: Session, event: TournamentEvent, through: int | None) -> list[Outcome]:
+        out: list[Outcome] = []
+        bye_games = event.per_round if event.unit == "games" else 0
+        rounds = session.execute(
+            select(TournamentRound).where(TournamentRound.event_id == event.id).order_by(TournamentRound.number)
+        ).scalars()
+        for rnd in rounds:
+            if through is not None and rnd.number > through:
+                break
+            for table in _tables(session, rnd.id):
+                if table.match_id is None:
+                    out.append(Outcome(table.entrants[0], rnd.number, None, (), event.bye_points, bye_games, 0, 0))
+                    continue
+                result = self._table_result(table)
+                for side, entrant in enumerate(table.entrants):
+                    figures = result.sides[side]
+                    others = tuple(x for x in table.entrants if x != entrant)
+                    out.append(
+                        Outcome(
+                            entrant=entrant,
+                            round=rnd.number,
+                            table=table.number,
+                            opponents=others,
+                            game_points=figures.game_points,
+                            games_won=figures.games_won,
+                            rubes=figures.rubes,
+                            spread=figures.spread,
+                            against={table.entrants[o]: v for o, v in figures.against.items()},
+                            provisional=result.hands_played > result.hands_confirmed,
+                        )
+                    )
+        return out
+
+    def _standings(self, session: Session, event: TournamentEvent, through: int | None) -> list[Standing]:
+        entries = [Entry(e.id, e.number, e.name) for e in _entrants(session, event.id)]  # type: ignore[arg-type]
+        rules = make_ruleset(event.rules, KINDS[event.kind], event.options)
+        return compute_standings(entries, self._outcomes(session, event, through), game_points=rules.game_points)
+
+    def _pairing_input(
+        self, session: Session, event: TournamentEvent, number: int, *, method: str | None = None
+    ) -> PairingInput:
+        """Everything round ``number``'s pairing depends on, from the database as it is now."""
+        entrants = _entrants(session, event.id)
+        active = [
+            e
+            for e in entrants
+            if e.joined_round <= number and (e.withdrawn_round is None or e.withdrawn_round > number)
+        ]
+        standing = {s.entrant: s for s in self._standings(session, event, number - 1)} if number > 1 else {}
+        rules = make_ruleset(event.rules, KINDS[event.kind], event.options)
+        met: dict[int, list[int]] = {e.id: [] for e in entrants}  # type: ignore[misc]
+        byes: dict[int, int] = {e.id: 0 for e in entrants}  # type: ignore[misc]
+        for rnd in session.execute(
+            select(TournamentRound).where(TournamentRound.event_id == event.id, TournamentRound.number < number)
+        ).scalars():
+            for table in _tables(session, rnd.id):
+                if table.match_id is None:
+                    byes[table.entrants[0]] += 1
+                for x in table.entrants:
+                    met[x].extend(y for y in table.entrants if y != x)
+        ordered = sorted(
+            active, key=lambda e: (standing[e.id].place if e.id in standing else len(entrants) + 1, e.number)
+        )
+        per_game = MOST_GAME_POINTS * (KINDS[event.kind] - 1 if event.kind == "threes" else 1)
+        max_per_round = event.per_round * (per_game if rules.game_points else 1)
+        contenders = tuple(
+            Contender(
+                id=e.id,  # type: ignore[arg-type]
+                name=e.name,
+                score=(standing[e.id].game_points if rules.game_points else standing[e.id].games_won)
+                if e.id in standing
+                else 0,
+                rank=rank,
+                byes=byes[e.id],  # type: ignore[index]
+                met=tuple(sorted(met[e.id])),  # type: ignore[index]
+            )
+            for rank, e in enumerate(ordered, 1)
+        )
+        ids = {c.id for c in contenders}
+        forbidden = tuple(sorted(tuple(sorted(p)) for p in _forbidden(session, event.id) if p <= ids))
+        if method is None:
+            method = _method(session, event, len(contenders), bool(forbidden))
+        roster: tuple[int, ...] = ()
+        if method == ROUND_ROBIN:
+            first = _round(session, event.id, 1)
+            roster = (
+                PairingInput.from_dict(first.inputs).roster
+                if first is not None and number > 1
+                else draw_roster([c.id for c in contenders], event.seed)
+            )
+        return PairingInput(
+            method=method,
+            round=number,
+            rounds=event.rounds,
+            table_size=3 if event.kind == "threes" else 2,
+            seed=f"{event.seed}:{number}",
+            contenders=contenders,
+            forbidden=forbidden,  # type: ignore[arg-type]
+            max_per_round=max_per_round,
+            roster=roster,
+        )
+
+    def _store_round(
+        self,
+        caller: Caller,
+        data: _EventData,
+        number: int,
+        inputs: PairingInput,
+        computed: Pairing,
+        seated: Pairing,
+        *,
+        reason: str | None,
+        before: list[list[int]] | None = None,
+    ) -> RoundView:
+        """Create the matches of ``seated`` and write the round and its tables in one transaction."""
+        event = data.event
+        options = dict(event.options)
+        match_ids = []
+        for t, entrants in enumerate(seated.tables, 1):
+            players = seats_for([data.players[x] for x in entrants], partners=event.kind == "partners")
+            match_id = self.store.create_match(event.rules, options, players, device=caller.label)
+            label_match(self.store, match_id, f"Event {event.id} R{number} T{t}", device=caller.label)
+            match_ids.append(match_id)
+        codes = {t: new_table_code(t) for t in range(1, len(seated.tables) + 1)}
+        try:
+            with session_scope(self._writer) as session:
+                if reason is None:
+                    rnd = TournamentRound(
+                        event_id=event.id,
+                        number=number,
+                        seed=inputs.seed,
+                        engine_version=engine_version(),
+                        inputs=inputs.to_dict(),
+                        computed=computed.to_dict(),
+                        fingerprint=computed.fingerprint(),
+                        paired_at=utcnow(),
+                    )
+                    session.add(rnd)
+                    session.flush()
+                else:
+                    rnd = _round(session, event.id, number)  # type: ignore[assignment]
+                    old = _tables(session, rnd.id)
+                    for table in old:
+                        session.delete(table)
+                    session.flush()
+                for t, entrants in enumerate(seated.tables, 1):
+                    session.add(
+                        TournamentTable(
+                            round_id=rnd.id,
+                            number=t,
+                            match_id=match_ids[t - 1],
+                            entrants=list(entrants),
+                            code_hash=hash_secret(codes[t]),
+                        )
+                    )
+                for i, entrant in enumerate(seated.byes, len(seated.tables) + 1):
+                    session.add(TournamentTable(round_id=rnd.id, number=i, match_id=None, entrants=[entrant]))
+                detail: dict[str, Any] = {
+                    "round": number,
+                    "method": inputs.method,
+                    "tables": [[data.names[x] for x in t] for t in seated.tables],
+                    "byes": [data.names[x] for x in seated.byes],
+                }
+                if reason is not None:
+                    detail["reason"] = reason
+                    detail["before"] = [[data.names[x] for x in t] for t in before or []]
+                _audit(session, event.id, caller.label, "pair" if reason is None else "repair", detail)
+        except IntegrityError:
+            for match_id in match_ids:
+                delete_match(self.store, match_id, device=caller.label)
+            raise TournamentError(f"round {number} was paired meanwhile by another device") from None
+        if reason is not None:
+            for old_id in data.round_matches.get(number, []):
+                delete_match(self.store, old_id, device=caller.label)
+        return replace(self.round_view(None, event.id, number), codes=codes)
+
+
+@dataclass(frozen=True)
+class _EventData:
+    """What creating a round's matches needs, read in one go."""
+
+    event: TournamentEvent
+    names: dict[int, str]
+    players: dict[int, list[str]]
+    round_matches: dict[int, list[int]]
+
+    @classmethod
+    def read(cls, session: Session, event: TournamentEvent) -> _EventData:
+        entrants = _entrants(session, event.id)  # type: ignore[arg-type]
+        rounds: dict[int, list[int]] = {}
+        for number, match_id in session.execute(
+            select(TournamentRound.number, TournamentTable.match_id)
+            .join(TournamentRound, TournamentRound.id == TournamentTable.round_id)
+            .where(TournamentRound.event_id == event.id, TournamentTable.match_id.is_not(None))  # type: ignore[union-attr]
+        ).all():
+            rounds.setdefault(number, []).append(match_id)
+        return cls(
+            event=event,
+            names={e.id: e.name for e in entrants},  # type: ignore[misc]
+            players={e.id: list(e.players) for e in entrants},  # type: ignore[misc]
+            round_matches=rounds,
+        )
+
+
+# -- queries ---------------------------------------------------------------------------
+
+
+def _event(session: Session, event_id: int) -> TournamentEvent:
+    event = session.get(TournamentEvent, event_id)
+    if event is None:
+        raise TournamentError(f"there is no event {event_id}")
+    return event
+
+
+def _entrants(session: Session, event_id: int) -> list[TournamentEntrant]:
+    return list(
+        session.execute(
+            select(TournamentEntrant).where(TournamentEntrant.event_id == event_id).order_by(TournamentEntrant.number)
+        ).scalars()
+    )
+
+
+def _entrant(session: Session, event_id: int, ref: str | int) -> TournamentEntrant:
+    """An entrant by registration number or by name (either partner's name will do)."""
+    text = str(ref).strip()
+    for e in _entrants(session, event_id):
+        if (text.isdigit() and e.number == int(text)) or text.casefold() in (
+            e.name.casefold(),
+            *(p.casefold() for p in e.players),
+        ):
+            return e
+    raise TournamentError(f"nobody called or numbered {text!r} is registered in this event")
+
+
+def _forbidden(session: Session, event_id: int) -> dict[frozenset[int], str]:
+    rows = session.execute(select(TournamentForbidden).where(TournamentForbidden.event_id == event_id)).scalars()
+    return {frozenset((r.first_id, r.second_id)): r.reason for r in rows}
+
+
+def _rounds_paired(session: Session, event_id: int) -> int:
+    latest = _latest_round(session, event_id)
+    return latest.number if latest is not None else 0
+
+
+def _latest_round(session: Session, event_id: int) -> TournamentRound | None:
+    return (
+        session.execute(
+            select(TournamentRound).where(TournamentRound.event_id == event_id).order_by(TournamentRound.number.desc())  # type: ignore[attr-defined]
+        )
+        .scalars()
+        .first()
+    )
+
+
+def _round(session: Session, event_id: int, number: int) -> TournamentRound | None:
+    return session.execute(
+        select(TournamentRound).where(TournamentRound.event_id == event_id, TournamentRound.number == number)
+    ).scalar_one_or_none()
+
+
+def _tables(session: Session, round_id: int | None) -> list[TournamentTable]:
+    return list(
+        session.execute(
+            select(TournamentTable).where(TournamentTable.round_id == round_id).order_by(TournamentTable.number)
+        ).scalars()
+    )
+
+
+def _table(session: Session, rnd: TournamentRound | None, number: int) -> TournamentTable:
+    if rnd is None:
+        raise TournamentError("no round is paired yet")
+    for table in _tables(session, rnd.id):
+        if table.number == number:
+            return table
+    raise TournamentError(f"round {rnd.number} has no table {number}")
+
+
+def _method(session: Session, event: TournamentEvent, field: int | None = None, forbidden: bool = False) -> str:
+    """How the event pairs: fixed by round 1 (its stored inputs), else chosen now."""
+    if event.pairing == THREES:
+        return THREES
+    first = _round(session, event.id, 1)  # type: ignore[arg-type]
+    if first is not None:
+        return PairingInput.from_dict(first.inputs).method
+    if event.pairing != "auto":
+        return event.pairing
+    if field is None:
+        return SWISS
+    # Berger tables for a small field that can play everyone in the rounds given, and no forbidden pairs.
+    cycle = field - 1 if field % 2 == 0 else field
+    if 2 <= field <= ROUND_ROBIN_MAX and event.rounds <= cycle and not forbidden:
+        return ROUND_ROBIN
+    return SWISS
+
+
+def _complete(event: TournamentEvent, result: TableResult) -> bool:
+    """The table has played the round's games or hands."""
+    if event.unit == "games":
+        return result.games_finished >= event.per_round
+    return result.hands_finished >= event.per_round
+
+
+def _audit(session: Session, event_id: int, actor: str, action: str, detail: dict[str, Any]) -> None:
+    session.add(TournamentAudit(event_id=event_id, at=utcnow(), actor=actor, action=action, detail=detail))
