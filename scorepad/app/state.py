@@ -22,6 +22,7 @@ from scorepad.rules import (
     parse_tile,
 )
 from scorepad.store import StoreError, UnknownMatch
+from scorepad.store.ids import parse_match_id
 from scorepad.store.matches import checked_names, label_match
 
 HOME, NEW, TABLE, SHEET, HISTORY = "home", "new", "table", "sheet", "history"
@@ -312,6 +313,8 @@ class ScorePad:
     def open_match(self, match_id: Any) -> None:
         """Load a match from the store and show its table."""
         try:
+            if not isinstance(match_id, int):
+                raise UnknownMatch(match_id)
             self.table = Table(self.store, match_id, device=self.device, on_saved=self.on_saved)
         except UnknownMatch:
             self.message = f"There is no match {match_id} in this score-pad."
@@ -328,4 +331,8 @@ def _unfinished(summary: Any) -> bool:
 
 
 def _match_id(text: str) -> Any:
-    return int(text) if text.isdigit() else text
+    # Only an id the database can hold reaches the store (issue 11 §2: /match/99999999999999999999).
+    try:
+        return parse_match_id(text)
+    except UnknownMatch:
+        return text

@@ -25,12 +25,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from scorepad.printable import printable
 from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE, read_record_file
 from scorepad.rules import IllegalRecordError, RecordFormatError
-from scorepad.store.errors import StoreError, UnknownMatch
+from scorepad.store.errors import StoreError
 from scorepad.store.health import DatabaseUnusable, open_checked
+from scorepad.store.ids import parse_match_id
 from scorepad.store.store import Store
-
-# Match ids are stored as 32-bit integers on PostgreSQL (and fit SQLite's 64): a larger one is no match.
-MAX_MATCH_ID = 2**31 - 1
 
 DB_HELP = "database URL or SQLite file (default: SCOREPAD_DATABASE_URL, else the app's own file)"
 
@@ -92,15 +90,6 @@ def _with_store(args: argparse.Namespace, work: Callable[[Store], int]) -> int:
     except _Failure as failure:
         sys.stderr.write(printable(str(failure)) + "\n")
         return failure.status
-
-
-def parse_match_id(text: str) -> int:
-    """The match id a user typed; raises ``UnknownMatch`` for anything that cannot be a stored match's id."""
-    digits = text.strip()
-    # ASCII digits only (int() also takes '٣' and '1_000'), and no more than an id can hold.
-    if not digits.isascii() or not digits.isdigit() or len(digits) > 10 or not 1 <= int(digits) <= MAX_MATCH_ID:
-        raise UnknownMatch(repr(text) if not digits.isascii() or not digits.isdigit() else digits)
-    return int(digits)
 
 
 def _first_line(err: BaseException) -> str:
