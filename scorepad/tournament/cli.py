@@ -1,0 +1,310 @@
+"""``scorepad tournament ...``: the director's operations from the command line, for directors who script.
+
+The director's password is read from ``$SCOREPAD_DIRECTOR_PASSWORD``, else
+asked for (``getpass``), else read as one line from standard input; it is
+never a command-line argument (those show in ``ps``). Errors are one plain
+line on stderr: exit status 2 for input that cannot be read (an option that
+is not ``NAME=VALUE``, an output that cannot be written), 1 for everything
+the tournament refuses (a wrong password, a round that cannot be paired, an
+unknown entrant) or a database that cannot be opened. Never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from scorepad.printable import printable
+from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE
+from scorepad.rules import SniffError
+from scorepad.store.errors import StoreError
+from scorepad.store.store import open_store
+
+PASSWORD_ENV = "SCOREPAD_DIRECTOR_PASSWORD"
+DB_HELP = "database URL or SQLite file (default: SCOREPAD_DATABASE_URL, else the app's own file)"
+FORMATS = ("csv", "xlsx", "pdf", "records")
+
+
+class _Failure(Exception):
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Register ``tournament`` and its sub-commands on the main parser."""
+    top = subparsers.add_parser("tournament", help="run a tournament: create, register, pair, standings, export")
+    sub = top.add_subparsers(dest="tournament_command", metavar="ACTION", required=True)
+
+    def command(name: str, helptext: str, func: Callable[[Any, argparse.Namespace], int]) -> argparse.ArgumentParser:
+        parser = sub.add_parser(name, help=helptext)
+        parser.add_argument("--db", metavar="URL", help=DB_HELP)
+        parser.set_defaults(func=lambda args: _run(args, func))
+        return parser
+
+    def with_event(name: str, helptext: str, func: Callable[[Any, argparse.Namespace], int]) -> argparse.ArgumentParser:
+        parser = command(name, helptext, func)
+        parser.add_argument("event", type=int, metavar="EVENT", help="the event's id (printed by create)")
+        return parser
+
+    create = command("create", "create an event (prints its id); the password becomes the director's", _create)
+    create.add_argument("name", help="the event's name")
+    create.add_argument("--rules", default="smartt", help="smartt, american or jaques")
+    create.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a rules option (repeatable)"
+    )
+    create.add_argument("--kind", default="singles", choices=("singles", "threes", "partners"))
+    create.add_argument("--rounds", type=int, required=True)
+    per = create.add_mutually_exclusive_group()
+    per.add_argument("--games", type=int, help="games per round (default 1)")
+    per.add_argument("--hands", type=int, help="hands per round instead of games")
+    create.add_argument("--pairing", default="auto", choices=("auto", "round-robin", "swiss"))
+    create.add_argument("--seed", help="the pairing seed (default: drawn now, kept with the event)")
+    create.add_argument("--bye-points", type=int, help="game points a bye scores")
+
+    register = with_event("register", "register a player (two names for a partnership)", _register)
+    register.add_argument("names", nargs="+", metavar="NAME")
+    register.add_argument("--club")
+
+    withdraw = with_event("withdraw", "withdraw an entrant from the next round on", _withdraw)
+    withdraw.add_argument("entrant", metavar="ENTRANT", help="number or name")
+
+    forbid = with_event("forbid", "keep two entrants apart (family, same club)", _forbid)
+    forbid.add_argument("first", metavar="ENTRANT")
+    forbid.add_argument("second", metavar="ENTRANT")
+    forbid.add_argument("--reason", required=True)
+
+    with_event("pair", "pair the next round and print the tables with their codes", _pair)
+
+    lock = with_event("lock", "lock the current round (its table codes stop working)", _lock)
+    lock.add_argument("--reason", help="lock although some tables have not finished or confirmed")
+
+    pairings = with_event("pairings", "show a round's tables and confirmed results", _pairings)
+    pairings.add_argument("--round", type=int)
+    pairings.add_argument("--json", action="store_true")
+
+    verify = with_event("verify-pairings", "re-run a round's pairing from its stored inputs and compare", _verify)
+    verify.add_argument("--round", type=int, help="default: every round paired")
+
+    standings = with_event("standings", "the standings from confirmed results, with the working", _standings)
+    standings.add_argument("--round", type=int, help="through this round")
+    standings.add_argument("--json", action="store_true")
+    standings.add_argument("--working", action="store_true", help="print each line's working")
+
+    confirm = with_event("confirm", "confirm a table's finished hands as the director", _confirm)
+    confirm.add_argument("table", type=int, metavar="TABLE")
+    confirm.add_argument("--round", type=int, help="default: the current round")
+    confirm.add_argument("--hand", type=int, help="default: every finished hand not yet confirmed")
+
+    export = with_event("export", "write standings and results (CSV, XLSX), a PDF, and every match's record", _export)
+    export.add_argument("--to", required=True, metavar="DIR", help="the folder to write into")
+    export.add_argument("--format", action="append", choices=FORMATS, help="default: all (repeatable)")
+
+
+def _run(args: argparse.Namespace, work: Callable[[Any, argparse.Namespace], int]) -> int:
+    from scorepad.tournament.errors import TournamentError
+    from scorepad.tournament.service import TournamentService
+
+    try:
+        try:
+            store = open_store(args.db)
+        except (ValueError, SQLAlchemyError, OSError, StoreError) as err:
+            raise _Failure(f"cannot open the database: {_first_line(err)}", EXIT_ILLEGAL) from err
+        try:
+            return work(TournamentService(store), args)
+        except (TournamentError, StoreError, SniffError) as err:
+            raise _Failure(str(err), EXIT_ILLEGAL) from err
+        except SQLAlchemyError as err:
+            raise _Failure(f"database error: {_first_line(err)}", EXIT_ILLEGAL) from err
+        finally:
+            store.close()
+    except _Failure as failure:
+        sys.stderr.write(printable(str(failure)) + "\n")
+        return failure.status
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(getattr(err, "orig", None) or err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+def _password(prompt: str = "director's password: ") -> str:
+    given = os.environ.get(PASSWORD_ENV)
+    if given:
+        return given
+    if sys.stdin.isatty():
+        return getpass.getpass(prompt)
+    return sys.stdin.readline().rstrip("\n")
+
+
+def _director(service: Any, event: int) -> str:
+    return str(service.login_director(event, _password(), source="cli"))
+
+
+def _out(line: str) -> None:
+    sys.stdout.write(printable(line) + "\n")
+
+
+def _create(service: Any, args: argparse.Namespace) -> int:
+    options = {}
+    for text in args.option:
+        name, sep, raw = text.partition("=")
+        if not sep:
+            raise _Failure(f"an option is written NAME=VALUE, not {text!r}", EXIT_UNREADABLE)
+        try:
+            options[name.strip()] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[name.strip()] = raw
+    event = service.create_event(
+        name=args.name,
+        password=_password("the new event's director password: "),
+        rounds=args.rounds,
+        rules=args.rules,
+        options=options,
+        kind=args.kind,
+        unit="hands" if args.hands is not None else "games",
+        per_round=args.hands if args.hands is not None else (args.games or 1),
+        pairing=args.pairing,
+        seed=args.seed,
+        bye_points=args.bye_points,
+    )
+    _out(str(event))
+    return 0
+
+
+def _register(service: Any, args: argparse.Namespace) -> int:
+    token = _director(service, args.event)
+    entrant = service.register(token, args.event, args.names, club=args.club)
+    _out(f"registered {' & '.join(args.names)} (entrant {entrant})")
+    return 0
+
+
+def _withdraw(service: Any, args: argparse.Namespace) -> int:
+    token = _director(service, args.event)
+    number = service.withdraw(token, args.event, args.entrant)
+    _out(f"{args.entrant} withdrawn from round {number} on")
+    return 0
+
+
+def _forbid(service: Any, args: argparse.Namespace) -> int:
+    token = _director(service, args.event)
+    service.forbid(token, args.event, args.first, args.second, args.reason)
+    _out(f"{args.first} and {args.second} will not be paired together")
+    return 0
+
+
+def _pair(service: Any, args: argparse.Namespace) -> int:
+    token = _director(service, args.event)
+    view = service.pair_round(token, args.event)
+    _out(f"round {view.number} ({view.method}), fingerprint {view.fingerprint[:12]}")
+    for table in view.tables:
+        if table.bye:
+            _out(f"  bye: {table.names[0]}")
+        else:
+            _out(
+                f"  table {table.number}: {' v '.join(table.names)}  code {view.codes[table.number]}  match {table.match_id}"
+            )
+    for note in view.notes:
+        _out(f"  note: {note}")
+    return 0
+
+
+def _lock(service: Any, args: argparse.Namespace) -> int:
+    token = _director(service, args.event)
+    _out(f"round {service.lock_round(token, args.event, reason=args.reason)} locked")
+    return 0
+
+
+def _pairings(service: Any, args: argparse.Namespace) -> int:
+    view = service.round_view(None, args.event, args.round)
+    if args.json:
+        _out(
+            json.dumps(
+                {
+                    "round": view.number,
+                    "method": view.method,
+                    "locked": view.locked,
+                    "tables": [
+                        {"table": t.number, "bye": t.bye, "names": list(t.names), "match": t.match_id}
+                        for t in view.tables
+                    ],
+                }
+            )
+        )
+        return 0
+    _out(f"round {view.number} ({view.method}{', locked' if view.locked else ''})")
+    for t in view.tables:
+        if t.bye:
+            _out(f"  bye: {t.names[0]}")
+            continue
+        r = t.result
+        assert r is not None
+        state = "provisional" if r.hands_played > r.hands_confirmed else "confirmed"
+        scores = ", ".join(f"{n} {s.game_points} gp {s.games_won} won" for n, s in zip(t.names, r.sides, strict=True))
+        _out(f"  table {t.number}: {scores}  ({r.hands_confirmed}/{r.hands_played} hands {state})")
+    return 0
+
+
+def _verify(service: Any, args: argparse.Namespace) -> int:
+    paired = service.event_info(None, args.event)["rounds_paired"]
+    numbers = [args.round] if args.round else list(range(1, paired + 1))
+    ok = True
+    for number in numbers:
+        report = service.verify_pairings(None, args.event, number)
+        ok = ok and report.ok
+        for line in report.lines:
+            _out(line)
+    if not ok:
+        raise _Failure("the pairing does not re-run to the stored round", EXIT_ILLEGAL)
+    return 0
+
+
+def _standings(service: Any, args: argparse.Namespace) -> int:
+    from scorepad.tournament.standings import tiebreak_order
+
+    rows = service.standings(None, args.event, through=args.round)
+    if args.json:
+        _out(json.dumps([{**s.__dict__, "working": list(s.working)} for s in rows]))
+        return 0
+    info = service.event_info(None, args.event)
+    _out(f"{info['name']}: tiebreak order {', '.join(tiebreak_order(info['game_points']))}")
+    for s in rows:
+        place = f"={s.place}" if s.shared else str(s.place)
+        mark = " (provisional)" if s.provisional else ""
+        if info["game_points"]:
+            figures = f"{s.game_points} gp, {s.games_won} won, {s.rubes} Rubes, spread {s.spread}, opp {s.opponents}"
+        else:
+            figures = f"{s.games_won} won, spread {s.spread}, opp {s.opponents}"
+        _out(f"{place:>4} {s.name}: {figures}{mark}")
+        if args.working:
+            for line in s.working:
+                _out(f"       {line}")
+    return 0
+
+
+def _confirm(service: Any, args: argparse.Namespace) -> int:
+    token = _director(service, args.event)
+    hands = service.confirm(token, args.event, args.table, by="director", hand=args.hand, round_number=args.round)
+    _out(f"table {args.table}: hands {', '.join(map(str, hands))} confirmed" if hands else "nothing new to confirm")
+    return 0
+
+
+def _export(service: Any, args: argparse.Namespace) -> int:
+    from scorepad.tournament.exports import export_event
+
+    token = _director(service, args.event)
+    try:
+        written = export_event(service, token, args.event, Path(args.to), formats=args.format or FORMATS)
+    except OSError as err:
+        raise _Failure(f"cannot write into {args.to}: {err.strerror or err}", EXIT_UNREADABLE) from err
+    for path in written:
+        _out(str(path))
+    return 0

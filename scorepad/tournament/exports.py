@@ -1,0 +1,237 @@
+"""Exports of an event: standings and results as CSV and XLSX, a printable PDF, every match as a record.
+
+All of them are made from what the service gives the director (confirmed
+results, the standings with their working), so no club is ever locked in:
+the CSV and XLSX open anywhere, and each match is a ``sniff-record/1`` that
+``scorepad referee`` replays. Raises ``OSError`` when a file cannot be
+written and ``TournamentError`` (``AccessDenied``) for a caller who is not
+the director.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from scorepad.tournament.service import TournamentService
+from scorepad.tournament.standings import Standing, tiebreak_order
+
+STANDINGS_HEADER = (
+    "place",
+    "number",
+    "name",
+    "game points",
+    "games won",
+    "Rubes inflicted",
+    "spread",
+    "opponents (worst dropped)",
+    "head-to-head",
+    "rounds",
+    "provisional",
+    "working",
+)
+RESULTS_HEADER = (
+    "round",
+    "table",
+    "seat order",
+    "entrant",
+    "game points",
+    "games won",
+    "Rubes inflicted",
+    "spread",
+    "hands played",
+    "hands confirmed",
+    "provisional",
+    "match id",
+)
+
+
+def standings_rows(standings: Sequence[Standing]) -> list[list[Any]]:
+    """The standings as rows under ``STANDINGS_HEADER`` (a shared place is written ``=3``)."""
+    return [
+        [
+            f"={s.place}" if s.shared else s.place,
+            s.number,
+            s.name,
+            s.game_points,
+            s.games_won,
+            s.rubes,
+            s.spread,
+            s.opponents,
+            s.head_to_head,
+            s.rounds,
+            "yes" if s.provisional else "",
+            "; ".join(s.working),
+        ]
+        for s in standings
+    ]
+
+
+def results_rows(service: TournamentService, token: str | None, event_id: int) -> list[list[Any]]:
+    """Every table of every round, one row per entrant, under ``RESULTS_HEADER`` (confirmed figures)."""
+    rows: list[list[Any]] = []
+    paired = service.event_info(token, event_id)["rounds_paired"]
+    for number in range(1, paired + 1):
+        view = service.round_view(token, event_id, number)
+        for table in view.tables:
+            if table.result is None:
+                rows.append([number, table.number, "bye", table.names[0], "", "", "", "", "", "", "", ""])
+                continue
+            result = table.result
+            for seat, name in enumerate(table.names):
+                side = result.sides[seat]
+                rows.append(
+                    [
+                        number,
+                        table.number,
+                        seat + 1,
+                        name,
+                        side.game_points,
+                        side.games_won,
+                        side.rubes,
+                        side.spread,
+                        result.hands_played,
+                        result.hands_confirmed,
+                        "yes" if result.provisional or result.hands_played > result.hands_confirmed else "",
+                        table.match_id,
+                    ]
+                )
+    return rows
+
+
+def _atomic(path: Path, write: Any) -> None:
+    """Write through a file beside ``path`` and rename it into place (never half a file)."""
+    partial = path.with_name(path.name + ".partial")
+    try:
+        write(partial)
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+
+
+def write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """One CSV file (UTF-8, a header line first)."""
+
+    def write(target: Path) -> None:
+        with target.open("w", newline="", encoding="utf-8") as out:
+            writer = csv.writer(out)
+            writer.writerow(header)
+            writer.writerows(rows)
+
+    _atomic(path, write)
+
+
+def write_xlsx(path: Path, sheets: Sequence[tuple[str, Sequence[str], Sequence[Sequence[Any]]]]) -> None:
+    """One XLSX workbook (openpyxl), a sheet per (title, header, rows)."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    book = Workbook()
+    book.remove(book.active)  # type: ignore[arg-type]
+    for title, header, rows in sheets:
+        sheet = book.create_sheet(title)
+        sheet.append(list(header))
+        for cell in sheet[1]:
+            cell.font = Font(bold=True)
+        for row in rows:
+            sheet.append(list(row))
+        sheet.freeze_panes = "A2"
+    _atomic(path, lambda target: book.save(str(target)))
+
+
+def write_pdf(
+    path: Path, title: str, pairings: Sequence[Sequence[str]], standings: Sequence[Sequence[Any]], order: str
+) -> None:
+    """A printable A4 PDF (reportlab): the latest round's pairings by table, then the standings."""
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A4, landscape
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+    styles = getSampleStyleSheet()
+    grid = TableStyle(
+        [
+            ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
+            ("BACKGROUND", (0, 0), (-1, 0), colors.lightgrey),
+            ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ]
+    )
+    story: list[Any] = [Paragraph(_escape(title), styles["Title"])]
+    if pairings:
+        story += [
+            Paragraph("Pairings", styles["Heading2"]),
+            Table([list(r) for r in pairings], style=grid, repeatRows=1),
+        ]
+        story += [PageBreak()]
+    story += [
+        Paragraph("Standings", styles["Heading2"]),
+        Paragraph(_escape(f"Tiebreak order: {order}."), styles["Normal"]),
+        Spacer(1, 6),
+        Table([list(r) for r in standings], style=grid, repeatRows=1),
+    ]
+
+    def write(target: Path) -> None:
+        SimpleDocTemplate(str(target), pagesize=landscape(A4), title=title).build(story)
+
+    _atomic(path, write)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def export_event(
+    service: TournamentService, token: str | None, event_id: int, folder: Path, *, formats: Sequence[str]
+) -> list[Path]:
+    """Write the event's exports into ``folder``; returns the files written.
+
+    ``formats``: any of ``csv`` (standings.csv, results.csv), ``xlsx``
+    (event.xlsx), ``pdf`` (event.pdf) and ``records`` (one
+    ``round-R-table-T.json`` per match). Director only.
+    """
+    matches = service.match_ids(token, event_id)  # the director's check comes first
+    info = service.event_info(token, event_id)
+    standings = service.standings(token, event_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    s_rows = standings_rows(standings)
+    r_rows = results_rows(service, token, event_id)
+    if "csv" in formats:
+        for name, header, rows in (
+            ("standings.csv", STANDINGS_HEADER, s_rows),
+            ("results.csv", RESULTS_HEADER, r_rows),
+        ):
+            write_csv(folder / name, header, rows)
+            written.append(folder / name)
+    if "xlsx" in formats:
+        write_xlsx(
+            folder / "event.xlsx", [("Standings", STANDINGS_HEADER, s_rows), ("Results", RESULTS_HEADER, r_rows)]
+        )
+        written.append(folder / "event.xlsx")
+    if "pdf" in formats:
+        pairings: list[list[str]] = []
+        if info["rounds_paired"]:
+            view = service.round_view(token, event_id)
+            pairings = [
+                ["table", "seats"],
+                *[["bye" if t.bye else str(t.number), ", ".join(t.names)] for t in view.tables],
+            ]
+            title = f"{info['name']}: round {view.number} of {info['rounds']}"
+        else:
+            title = info["name"]
+        short = [["place", "name", *STANDINGS_HEADER[3:10]]] + [[r[0], r[2], *r[3:10]] for r in s_rows]
+        write_pdf(folder / "event.pdf", title, pairings, short, ", ".join(tiebreak_order(info["game_points"])))
+        written.append(folder / "event.pdf")
+    if "records" in formats:
+        for number, table, match_id in matches:
+            path = folder / f"round-{number}-table-{table}.json"
+            text = json.dumps(service.store.export_record(match_id), indent=1) + "\n"
+            _atomic(path, lambda target, text=text: target.write_text(text, encoding="utf-8"))
+            written.append(path)
+    return written
