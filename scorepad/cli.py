@@ -55,6 +55,9 @@ def build_parser(*, with_store: bool = True) -> argparse.ArgumentParser:
         from scorepad.store import cli as store_cli
 
         store_cli.add_commands(commands)
+        from scorepad.tournament import cli as tournament_cli
+
+        tournament_cli.add_commands(commands)
     app_cli.add_commands(commands)
     return parser
 
