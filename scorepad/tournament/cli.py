@@ -209,9 +209,8 @@ def _pair(service: Any, args: argparse.Namespace) -> int:
         if table.bye:
             _out(f"  bye: {table.names[0]}")
         else:
-            _out(
-                f"  table {table.number}: {' v '.join(table.names)}  code {view.codes[table.number]}  match {table.match_id}"
-            )
+            code = view.codes[table.number]
+            _out(f"  table {table.number}: {' v '.join(table.names)}  code {code}  match {table.match_id}")
     for note in view.notes:
         _out(f"  note: {note}")
     return 0
