@@ -212,8 +212,10 @@ def test_a_second_screen_on_the_match_follows_each_entry(chromium: Any, server: 
     scorer.open()
     start(scorer)
     watcher = TablePage(chromium, server.url, viewport=DESKTOP)
+    # Another device opens the match from the history (Resume is only for this device's own match).
     watcher.open()
-    watcher.tap("resume-latest")
+    watcher.tap("history")
+    watcher.tap("open-1")
     watcher.wait_text("board-count", "0")
     lay(scorer, "4-6")
     watcher.wait_text("board-count", "10")
@@ -222,15 +224,15 @@ def test_a_second_screen_on_the_match_follows_each_entry(chromium: Any, server: 
     watcher.close()
 
 
-def test_resume_latest_and_the_desktop_layout(chromium: Any, server: AppServer) -> None:
+def test_a_match_by_address_and_the_desktop_layout(chromium: Any, server: AppServer) -> None:
     phone = TablePage(chromium, server.url, viewport=PHONE)
     phone.open()
     start(phone)
     lay(phone, "4-6")
     phone.close()
     desk = TablePage(chromium, server.url, viewport=DESKTOP, color_scheme="dark")
-    desk.open()
-    desk.tap("resume-latest")
+    # The match's address opens it on any device (Resume is the device's own: test_matches_browser.py).
+    desk.open("/match/1", ready="board-count")
     desk.wait_text("board-count", "10")
     assert desk.number("score-0") == 10
     desk.close()

@@ -38,7 +38,7 @@ def home_screen(pad: ScorePad, act: Act, header: ft.Control) -> ft.Control:
                     icon=ft.Icons.PLAY_ARROW,
                     disabled=latest is None,
                 ),
-                ft.Text(resume_words, size=13),
+                note(resume_words, identifier="resume-words", size=13),
                 button("history", "History", act(pad.show_history), icon=ft.Icons.HISTORY, kind="outlined"),
             ),
         ],
