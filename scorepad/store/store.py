@@ -44,6 +44,7 @@ from scorepad.store import repository as repo
 from scorepad.store.db import make_engine, session_scope, writer
 from scorepad.store.describe import entry_words, moved_on
 from scorepad.store.errors import BrokenLog, MatchFinished, NothingToAmend, NothingToUndo, StoreConflict, StoreError
+from scorepad.store.listing import list_row_by_row
 from scorepad.store.log import Entry, FoldedLog, event_payload, fold
 from scorepad.store.migrate import upgrade
 from scorepad.store.models import AMEND, REDO, SETTLE, START, UNDO, as_utc, utcnow
@@ -191,9 +192,18 @@ class Store:
 
     def list_matches(self) -> list[MatchSummary]:
         """Every stored match, newest first, from the listing cache."""
-        with repo.conflicts_reported(saving=False), cyclic_gc_paused(), session_scope(self._reader) as session:
-            rows = repo.listing_caches(session=session)
-            return [summary_from_cache(match_id, cache) for match_id, cache in rows]
+        try:
+            with repo.conflicts_reported(saving=False), cyclic_gc_paused(), session_scope(self._reader) as session:
+                rows = repo.listing_caches(session=session)
+                return [summary_from_cache(match_id, cache) for match_id, cache in rows]
+        except (ValueError, KeyError, TypeError):
+            # A corrupt cache row: the slow path lists every match anyway (scorepad.store.listing).
+            return list_row_by_row(self._read, self.load)
+
+    def _read(self, body: Callable[[Session], Any]) -> Any:
+        """``body(session)`` in one read transaction."""
+        with repo.conflicts_reported(saving=False), session_scope(self._reader) as session:
+            return body(session)
 
     def audit(self, match_id: int) -> list[AuditItem]:
         """The match's audit trail, oldest first. Raises ``UnknownMatch``."""

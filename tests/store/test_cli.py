@@ -111,3 +111,38 @@ class TestErrors:
         assert run("export", match_id, "--db", sqlite_url, "-o", str(target)) == 2
         assert "cannot write" in _one_line_error(capsys)
         assert not target.parent.exists()
+
+
+# What a damaged row can hold: text that is not JSON (SQLite only: PostgreSQL's JSON column refuses it),
+# JSON that breaks the one-array decode, JSON of the wrong shape.
+CORRUPT = [
+    pytest.param("sqlite", "not json {", id="sqlite-not-json"),
+    pytest.param("sqlite", '1},{"x": 2', id="sqlite-splits-the-array"),
+    pytest.param("sqlite", "[]", id="sqlite-wrong-shape"),
+    pytest.param("postgres", '{"players": ["Ann"]}', id="postgres-missing-fields", marks=pytest.mark.postgres),
+]
+
+
+@pytest.mark.parametrize(("database", "corrupt"), CORRUPT)
+def test_one_corrupt_listing_row_does_not_hide_the_others(
+    request: pytest.FixtureRequest, database: str, corrupt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The listing cache is a copy of the log: a bad row is rebuilt from its match's log."""
+    from sqlalchemy import create_engine, text
+
+    from scorepad.store.settings import normalize_url
+
+    db_url = request.getfixturevalue("sqlite_url" if database == "sqlite" else "pg_url")
+    ids = []
+    for _ in range(3):
+        run("import", str(RECORD), "--db", db_url)
+        ids.append(int(capsys.readouterr().out.split()[-1]))
+    engine = create_engine(normalize_url(db_url))
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE matches SET summary = :bad WHERE id = :id"), {"bad": corrupt, "id": ids[1]})
+    engine.dispose()
+    assert run("matches", "--db", db_url, "--json") == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [m["id"] for m in listed[:3]] == ids[::-1]
+    assert listed[1]["players"] == load_json(RECORD)["players"], "rebuilt from the log"
+    assert run("matches", "--db", db_url) == 0
