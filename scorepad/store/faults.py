@@ -12,11 +12,16 @@ SQLSTATE classes; the message text is only a fallback.
 from __future__ import annotations
 
 import errno
+import logging
+import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlmodel import Session
 
 try:
     from psycopg import Error as _PsycopgError
@@ -25,13 +30,18 @@ except ImportError:  # PostgreSQL support is optional at run time
 
 from scorepad.store.errors import (
     ConnectionLost,
+    DatabaseGone,
     DatabaseLocked,
     DatabaseUnavailable,
     DiskFull,
     ReadOnlyDatabase,
+    SaveUncertain,
     StoreConflict,
     StoreError,
 )
+
+T = TypeVar("T")
+_log = logging.getLogger("scorepad.store")
 
 # PostgreSQL states that mean "another transaction got in the way; retry":
 # unique violation, serialization failure, deadlock.
@@ -152,3 +162,87 @@ def _os_reason(err: OSError) -> str:
     if err.errno == errno.ENOENT:
         return "the database file has disappeared"
     return "the disk reported an error"
+
+
+def transaction(
+    engine: Engine,
+    body: Callable[[Session], T],
+    *,
+    saving: bool = True,
+    check: Callable[[], None] | None = None,
+) -> T:
+    """Run ``body(session)`` in one transaction and commit it; every database error told in one sentence.
+
+    A connection found dead before the commit was sent (a PostgreSQL backend
+    terminated, a server restarted) is retried once on a fresh connection:
+    nothing of the first try can have been committed, and the pool's
+    pre-ping has already replaced the other dead connections. A connection
+    lost during the COMMIT itself is not retried (it may have landed):
+    ``SaveUncertain``. ``check()`` runs before each try (the SQLite file's
+    identity). Raises ``StoreConflict``, a ``DatabaseUnavailable``, or what
+    ``body`` raises.
+    """
+    for attempt in (1, 2):
+        committing = False
+        try:
+            if check is not None:
+                check()
+            with Session(engine, expire_on_commit=False) as session, session.begin():
+                result = body(session)
+                # Everything is sent before the COMMIT: an error up to here left nothing behind.
+                session.flush()
+                committing = True
+            return result
+        except StoreError:
+            raise
+        except (SQLAlchemyError, sqlite3.Error, _PsycopgError) as err:
+            if is_disconnect(err):
+                if committing and saving:
+                    raise SaveUncertain() from err
+                if attempt == 1:
+                    _log.warning("the database connection was lost; trying once more on a new one")
+                    continue
+            raise classify(err, saving=saving) from err
+        except OSError as err:
+            raise DatabaseUnavailable(_os_reason(err), saving=saving) from err
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+class FileGuard:
+    """Notices that an SQLite database file vanished, was replaced, or stopped taking writes.
+
+    A connection keeps writing to the file it opened even after that file was
+    deleted or renamed over, and those writes are lost at the next start
+    (issue 11: six entries acknowledged into a deleted file). So the store
+    compares the file's identity (``st_dev``, ``st_ino``) with the one it
+    opened before each write, and asks the kernel whether the files may be
+    written (``os.access`` sees ``chattr +i`` and read-only mounts even for
+    root).
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = os.path.abspath(path)
+        # None until the file exists (SQLite creates it on the first connection).
+        self.identity: tuple[int, int] | None = None
+        if os.path.exists(self.path):
+            info = os.stat(self.path)
+            self.identity = (info.st_dev, info.st_ino)
+
+    def check(self, *, writing: bool = True) -> None:
+        """Raise ``DatabaseGone`` or ``ReadOnlyDatabase`` if the file cannot take this store's writes."""
+        try:
+            info = os.stat(self.path)
+        except FileNotFoundError:
+            if self.identity is None:
+                return
+            raise DatabaseGone(saving=writing) from None
+        except OSError as err:
+            raise DatabaseUnavailable(_os_reason(err), saving=writing) from err
+        if self.identity is None:
+            self.identity = (info.st_dev, info.st_ino)
+        elif (info.st_dev, info.st_ino) != self.identity:
+            raise DatabaseGone("the database file was replaced by another file", saving=writing)
+        if writing:
+            for name in (self.path, self.path + "-wal", self.path + "-shm"):
+                if not os.access(name, os.W_OK) and (name == self.path or os.path.exists(name)):
+                    raise ReadOnlyDatabase(saving=writing)

@@ -24,7 +24,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -41,9 +41,10 @@ from scorepad.rules import (
     replay,
 )
 from scorepad.store import repository as repo
-from scorepad.store.db import make_engine, session_scope, writer
+from scorepad.store.db import make_engine, writer
 from scorepad.store.describe import entry_words, moved_on
 from scorepad.store.errors import BrokenLog, MatchFinished, NothingToAmend, NothingToUndo, StoreConflict, StoreError
+from scorepad.store.faults import FileGuard, transaction
 from scorepad.store.listing import list_row_by_row
 from scorepad.store.log import Entry, FoldedLog, event_payload, fold
 from scorepad.store.migrate import upgrade
@@ -57,6 +58,7 @@ RECORD_FORMAT = "sniff-record/1"
 # listener(match_id, revision, device), called after each commit (Store.add_commit_listener).
 CommitListener = Callable[[int, int, "str | None"], None]
 _log = logging.getLogger("scorepad.store")
+T = TypeVar("T")
 # Match views whose replayed state is kept in memory (the tables in play now).
 CACHE_SIZE = 32
 
@@ -119,6 +121,8 @@ class Store:
         self._lock = threading.RLock()
         # Replaced, never changed in place: a commit reads it without the lock.
         self._listeners: tuple[CommitListener, ...] = ()
+        database = engine.url.database if engine.dialect.name == "sqlite" else None
+        self._file_guard = FileGuard(database) if database not in (None, "", ":memory:") else None
 
     def close(self) -> None:
         """Release the database connections."""
@@ -159,7 +163,8 @@ class Store:
         )
         state = MatchState(record.rules, list(record.players))
         now = utcnow()
-        with repo.conflicts_reported(), session_scope(self._writer) as session:
+
+        def write(session: Session) -> int:
             match_id = _insert_match(session, record, state, device=device, now=now)
             repo.add_audit(
                 session=session,
@@ -173,6 +178,9 @@ class Store:
                     "players": list(record.players),
                 },
             )
+            return match_id
+
+        match_id = self._transact(write)
         self._committed(match_id, 0, device)
         return match_id
 
@@ -192,22 +200,18 @@ class Store:
 
     def list_matches(self) -> list[MatchSummary]:
         """Every stored match, newest first, from the listing cache."""
-        try:
-            with repo.conflicts_reported(saving=False), cyclic_gc_paused(), session_scope(self._reader) as session:
-                rows = repo.listing_caches(session=session)
+        with cyclic_gc_paused():
+            try:
+                rows = self._transact(lambda session: repo.listing_caches(session=session), saving=False)
                 return [summary_from_cache(match_id, cache) for match_id, cache in rows]
-        except (ValueError, KeyError, TypeError):
-            # A corrupt cache row: the slow path lists every match anyway (scorepad.store.listing).
-            return list_row_by_row(self._read, self.load)
-
-    def _read(self, body: Callable[[Session], Any]) -> Any:
-        """``body(session)`` in one read transaction."""
-        with repo.conflicts_reported(saving=False), session_scope(self._reader) as session:
-            return body(session)
+            except (ValueError, KeyError, TypeError):
+                # A corrupt cache row: the slow path lists every match anyway (scorepad.store.listing).
+                return list_row_by_row(lambda body: self._transact(body, saving=False), self.load)
 
     def audit(self, match_id: int) -> list[AuditItem]:
         """The match's audit trail, oldest first. Raises ``UnknownMatch``."""
-        with repo.conflicts_reported(saving=False), session_scope(self._reader) as session:
+
+        def read(session: Session) -> list[AuditItem]:
             repo.current_revision(session=session, match_id=match_id)
             return [
                 AuditItem(
@@ -220,6 +224,8 @@ class Store:
                 )
                 for row in repo.read_audit(session=session, match_id=match_id)
             ]
+
+        return self._transact(read, saving=False)
 
     # -- entries ---------------------------------------------------------------
 
@@ -369,17 +375,20 @@ class Store:
                 raise self._moved_on(loaded)
             now = utcnow()
             header = loaded.header
+
+            def write(session: Session) -> None:
+                repo.advance_revision(
+                    session=session,
+                    match_id=match_id,
+                    expected=header.revision,
+                    to=header.revision + 1,
+                    finished_at=now,
+                    summary=summarize(loaded.state, started=header.created_at, finished=now),
+                )
+                repo.add_audit(session=session, match_id=match_id, action="finish", device=device, now=now)
+
             try:
-                with repo.conflicts_reported(), session_scope(self._writer) as session:
-                    repo.advance_revision(
-                        session=session,
-                        match_id=match_id,
-                        expected=header.revision,
-                        to=header.revision + 1,
-                        finished_at=now,
-                        summary=summarize(loaded.state, started=header.created_at, finished=now),
-                    )
-                    repo.add_audit(session=session, match_id=match_id, action="finish", device=device, now=now)
+                self._transact(write)
             except StoreConflict as err:
                 raise self._conflict(match_id, device) from err
             except BaseException:
@@ -439,7 +448,8 @@ class Store:
             if played.settlement is not None:
                 log.append((number, SETTLE, {"remaining": played.remaining}))
         now = utcnow()
-        with repo.conflicts_reported(), session_scope(self._writer) as session:
+
+        def write(session: Session) -> int:
             match_id = _insert_match(session, record, state, device=device, now=now, revision=len(log))
             hand_ids = {
                 number: repo.hand_id(session=session, match_id=match_id, number=number, now=now)
@@ -469,6 +479,9 @@ class Store:
                 now=now,
                 detail={"hands": len(record.hands), "entries": len(log)},
             )
+            return match_id
+
+        match_id = self._transact(write)
         self._committed(match_id, len(log), device)
         return match_id
 
@@ -515,13 +528,20 @@ class Store:
 
     def _view(self, match_id: int, device: str | None) -> _Loaded:
         """The match as stored now: from the cache if its revision has not moved."""
-        with repo.conflicts_reported(saving=False), session_scope(self._reader) as session:
+
+        def read(session: Session) -> _Loaded | tuple[repo.MatchHeader, list[Entry]]:
             revision = repo.current_revision(session=session, match_id=match_id)
             cached = self._shown(match_id, device)
             if cached is not None and cached.header.revision == revision:
                 return cached
-            header = repo.match_header(session=session, match_id=match_id)
-            entries = repo.read_log(session=session, match_id=match_id)
+            return repo.match_header(session=session, match_id=match_id), repo.read_log(
+                session=session, match_id=match_id
+            )
+
+        found = self._transact(read, saving=False)
+        if isinstance(found, _Loaded):
+            return found
+        header, entries = found
         try:
             log = fold(entries)
         except ValueError as err:
@@ -629,8 +649,9 @@ class Store:
         The refusal then says nothing about the match as it is now (another
         device has written since), so the caller should reload and retry.
         """
-        with repo.conflicts_reported(saving=False), session_scope(self._reader) as session:
-            revision = repo.current_revision(session=session, match_id=loaded.header.id)
+        revision = self._transact(
+            lambda session: repo.current_revision(session=session, match_id=loaded.header.id), saving=False
+        )
         if revision != loaded.header.revision:
             raise StoreConflict() from err
 
@@ -649,7 +670,8 @@ class Store:
             target = next(e for e in loaded.entries if e.hand == change.hand and e.seq == change.payload["seq"])
             detail["target"] = {"kind": target.kind, "payload": target.payload}
         now = utcnow()
-        with repo.conflicts_reported(), session_scope(self._writer) as session:
+
+        def write(session: Session) -> None:
             hand_id = repo.hand_id(session=session, match_id=header.id, number=entry.hand, now=now)
             # The insert comes first: when two writers race for one hand it is
             # the UNIQUE(hand_id, seq) constraint that decides who wins.
@@ -681,7 +703,20 @@ class Store:
                 seq=entry.seq,
                 detail=detail,
             )
+
+        self._transact(write)
         return entry
+
+    def _transact(self, body: Callable[[Session], T], *, saving: bool = True) -> T:
+        """``body(session)`` in one transaction, writing or reading; see ``faults.transaction``.
+
+        Every database error comes out as a one-sentence ``StoreError``; on an
+        SQLite file, its identity (and for a write, its writability) is
+        checked first, so nothing is written into a file that vanished.
+        """
+        guard = self._file_guard
+        check = None if guard is None else (guard.check if saving else lambda: guard.check(writing=False))
+        return transaction(self._writer if saving else self._reader, body, saving=saving, check=check)
 
 
 def open_store(url: str | None = None, *, settings: StoreSettings | None = None) -> Store:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorepad.rules import Draw, Play, report
+from scorepad.rules import Draw, Play, RecordFormatError, report
 from scorepad.store import (
     MatchFinished,
     NothingToUndo,
@@ -13,7 +13,7 @@ from scorepad.store import (
 )
 from scorepad.store.models import LogEntry
 
-from .store_helpers import example_records, load_json
+from .store_helpers import example_records, load_json, snapshot
 
 
 def _new_match(store: Store) -> int:
@@ -169,9 +169,13 @@ def test_listing_keeps_awkward_names(store: Store) -> None:
 
 
 def test_long_names_and_device_labels(store: Store) -> None:
-    """Names are text of any length: nothing a scorer types can break a write."""
-    names = ["A" * 500, "B"]
+    """Names up to the engine's 40 characters, device labels of any length: neither breaks a write."""
+    names = ["A" * 40, "B"]
     match_id = store.create_match(rules="smartt", players=names, device="d" * 500)
     store.start_hand(match_id, setter=0, device="d" * 500)
     assert store.list_matches()[0].players == names
     assert store.audit(match_id)[-1].device == "d" * 500
+    rows = snapshot(store)
+    with pytest.raises(RecordFormatError, match="at most 40"):
+        store.create_match(rules="smartt", players=["A" * 500, "B"])
+    assert snapshot(store) == rows
