@@ -1,0 +1,92 @@
+"""The join code, its rate limit, the QR codes and the "Join from another phone" panel, without a server."""
+
+from __future__ import annotations
+
+import flet as ft
+import pytest
+
+from scorepad.app import join
+from scorepad.app.components.join_panel import join_panel, join_words
+from scorepad.app.join import JoinCode, JoinLink, _Attempts, _safe_next, is_loopback, is_wildcard, qr_png, qr_svg
+
+
+def test_the_code_is_kept_hashed_and_verified() -> None:
+    code = JoinCode("123456")
+    assert "123456" not in code._hash and code._hash.startswith("$argon2id$")
+    assert code.verify("123456") and code.verify(" 123456 ")
+    assert not code.verify("123457") and not code.verify("")
+    assert len(JoinCode().code_for_printing) == join.CODE_DIGITS
+
+
+def test_tokens_are_random_and_only_ours_admit() -> None:
+    code = JoinCode("123456")
+    token = code.new_token()
+    assert code.admits(token)
+    assert not code.admits(None) and not code.admits("") and not code.admits(token + "x")
+    assert code.new_token() != token
+
+
+def test_wrong_codes_wait_per_client_and_in_all() -> None:
+    attempts = _Attempts()
+    for i in range(join.MAX_WRONG_PER_CLIENT):
+        assert attempts.wait_seconds("a", now=100.0 + i) == 0
+        attempts.wrong("a", now=100.0 + i)
+    assert attempts.wait_seconds("a", now=110.0) == pytest.approx(100.0 + join.WINDOW_SECONDS - 110.0)
+    assert attempts.wait_seconds("b", now=110.0) == 0, "another phone is not held up by one guesser"
+    assert attempts.wait_seconds("a", now=100.0 + join.WINDOW_SECONDS + 5) == 0, "the window slides"
+    many = _Attempts()
+    for i in range(join.MAX_WRONG_IN_ALL):
+        many.wrong(f"client-{i}", now=200.0)
+    assert many.wait_seconds("fresh", now=201.0) > 0, "guessing from many addresses is held up too"
+
+
+@pytest.mark.parametrize(
+    ("target", "safe"),
+    [("/match/3", "/match/3"), ("//evil.example/", "/"), ("http://evil.example/", "/"), ("/\\evil", "/"), (None, "/")],
+)
+def test_after_joining_the_page_goes_only_to_this_server(target: str | None, safe: str) -> None:
+    assert _safe_next(target) == safe
+
+
+def test_addresses() -> None:
+    assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("[::1]")
+    assert not is_loopback("192.168.1.5") and not is_loopback("evil.example")
+    assert is_wildcard("0.0.0.0") and is_wildcard("::") and not is_wildcard("127.0.0.1")
+
+
+def test_qr_codes() -> None:
+    url = "http://192.168.1.5:8550/join?code=123456"
+    assert qr_png(url).startswith(b"\x89PNG\r\n\x1a\n")
+    assert qr_svg(url).lstrip().startswith(b"<svg")
+
+
+def _texts(control: ft.Control) -> list[str]:
+    found: list[str] = []
+    stack = [control]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ft.Text):
+            found.append(str(node.value))
+        for name in ("content", "controls"):
+            child = getattr(node, name, None)
+            if isinstance(child, list):
+                stack += child
+            elif isinstance(child, ft.Control):
+                stack.append(child)
+    return found
+
+
+def test_the_panel_shows_the_address_code_and_qr() -> None:
+    link = JoinLink(url="http://192.168.1.5:8550/join?code=123456", code="123456", address="http://192.168.1.5:8550/")
+    panel = join_panel(link)
+    assert isinstance(panel, ft.Semantics) and panel.identifier == "join-qr"
+    image = panel.content.content.controls[1]  # type: ignore[union-attr]
+    assert isinstance(image, ft.Image) and isinstance(image.src, bytes) and image.src.startswith(b"\x89PNG")
+    assert any("123456" in t and "http://192.168.1.5:8550/" in t for t in _texts(panel))
+
+
+def test_served_on_this_computer_only_the_panel_says_how_to_share() -> None:
+    join.set_join_link(None)
+    panel = join_panel()
+    assert "--host 0.0.0.0" in join_words(None)
+    assert not [c for c in panel.content.content.controls if isinstance(c, ft.Image)]  # type: ignore[union-attr]
