@@ -11,10 +11,10 @@ import pytest
 # The store's fixtures (a fresh SQLite file, a throw-away PostgreSQL schema), imported
 # under the name pytest gives tests/store/conftest.py, so they are not a second copy.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from store.conftest import db_url, pg_base_url, pg_url, sqlite_url  # noqa: E402, F401
+from store.conftest import db_url, pg_base_url, pg_url, sqlite_url  # noqa: F401
 
-from scorepad.store import Store, open_store  # noqa: E402
-from scorepad.tournament import TournamentService  # noqa: E402
+from scorepad.store import Store, open_store
+from scorepad.tournament import TournamentService
 
 PASSWORD = "a long director password"
 
