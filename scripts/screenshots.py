@@ -1,10 +1,11 @@
-"""Make the table-screen screenshots for the docs: phone (412x900) and desktop (1280x800), light and dark.
+"""Make the table-screen screenshots for the docs at 360x640, 412x900 and 1280x800 (and dark, and sideways).
 
     uv run python scripts/screenshots.py [--out docs/images]
 
 Serves the app on a throwaway database, plays a few tiles of a two-player
 smartt hand through the page (by its semantic identifiers, as a scorer
-would), and saves PNGs. Needs Debian's chromium at /usr/bin/chromium.
+would), opens the match by its address at each size, and saves PNGs. Needs
+Debian's chromium at /usr/bin/chromium.
 """
 
 from __future__ import annotations
@@ -13,14 +14,21 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from tests.browser import DESKTOP, PHONE, AppServer, TablePage, launch_chromium, sel
+from tests.browser import AppServer, TablePage, launch_chromium, sel
 
 # A hand with the Sniff crosswise, both long sides and one short end covered,
-# ordinary doubles crosswise on the arms, and a score to call at the end.
+# ordinary doubles crosswise on the arms, and a score to call at the end. No
+# tile here fits two ends that count differently, so the page asks no end.
 POSITION: list[tuple[str, str | None]] = [
-    ("5-5", None), ("3-5", "left"), ("5-6", None), ("3-3", None), ("4-6", None),
-    ("1-5", "up"), ("2-3", None), ("4-4", None), ("2-2", None), ("2-6", None),
-]
+    ("5-5", None), ("3-5", None), ("5-6", None), ("3-3", None), ("4-6", None),
+    ("1-5", None), ("2-3", None), ("4-4", None), ("2-2", None), ("2-6", None),
+]  # fmt: skip
+SIZES = {
+    "small-phone": {"width": 360, "height": 640},
+    "phone": {"width": 412, "height": 900},
+    "desktop": {"width": 1280, "height": 800},
+    "sideways": {"width": 640, "height": 360},
+}
 
 
 def lay(page: TablePage, tile: str, at: str | None) -> None:
@@ -53,35 +61,34 @@ def make_screenshots(out: Path) -> list[Path]:
         try:
             with sync_playwright() as playwright:
                 browser = launch_chromium(playwright)
-                phone = TablePage(browser, server.url, viewport=PHONE)
-                phone.open()
-                phone.tap("new-match")
-                phone.tap("start-match")
-                phone.wait_text("board-count", "0")
+                first = TablePage(browser, server.url, viewport=SIZES["phone"])
+                first.open()
+                first.tap("new-match")
+                first.tap("start-match")
+                first.wait_text("board-count", "0")
                 for tile, at in POSITION:
-                    lay(phone, tile, at)
-                phone.wait_text("board-count", "20")
-                phone.close()
-                for scheme in ("light", "dark"):
-                    for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
-                        page = TablePage(browser, server.url, viewport=viewport, color_scheme=scheme)
-                        page.open()
-                        page.tap("resume-latest")
-                        page.wait_text("board-count", "20")
+                    lay(first, tile, at)
+                first.wait_text("board-count", "20")
+                address = "match/" + first.page.url.rstrip("/").split("/match/")[1]
+                first.close()
+                shots = [(name, "light") for name in SIZES] + [("small-phone", "dark"), ("desktop", "dark")]
+                for name, scheme in shots:
+                    page = TablePage(browser, server.url, viewport=SIZES[name], color_scheme=scheme)
+                    page.open(address, ready="board-count")
+                    page.wait_text("board-count", "20")
+                    settle_frame(page)
+                    suffix = "" if scheme == "light" else "-dark"
+                    path = out / f"table-{name}{suffix}.png"
+                    page.screenshot(path)
+                    written.append(path)
+                    if name == "small-phone" and scheme == "light":
+                        # The picture of the layout and the details are a swipe below the call row.
+                        page.scroll_into_view("end-right")
                         settle_frame(page)
-                        suffix = "" if scheme == "light" else "-dark"
-                        path = out / f"table-{name}{suffix}.png"
-                        page.screenshot(path)
-                        written.append(path)
-                        if name == "phone" and scheme == "light":
-                            # The picture of the layout sits below the picker on a phone.
-                            page.scroll_into_view("end-right")
-                            page.page.mouse.wheel(0, 400)
-                            settle_frame(page)
-                            lower = out / "table-phone-layout.png"
-                            page.screenshot(lower)
-                            written.append(lower)
-                        page.close()
+                        lower = out / "table-small-phone-layout.png"
+                        page.screenshot(lower)
+                        written.append(lower)
+                    page.close()
                 browser.close()
         finally:
             server.stop()

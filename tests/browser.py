@@ -206,6 +206,8 @@ class TablePage:
         """Wheel-scroll until the control is wholly on screen; returns its box."""
         view = self.page.viewport_size or PHONE
         locator = self.page.locator(sel(identifier)).first
+        # Controls are redrawn as new ones after an entry: wait until this one has its place.
+        locator.wait_for(state="visible", timeout=20_000)
         box = locator.bounding_box()
         for _ in range(attempts):
             if box is None:

@@ -8,9 +8,12 @@ own words.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
+from scorepad.app.gaps import pip_range
+from scorepad.app.irregular import Irregularities
 from scorepad.app.readings import (
     board_of,
     consequence,
@@ -43,11 +46,23 @@ from scorepad.rules import (
     Renege,
     SniffError,
     full_set,
+    parse_tile,
 )
+from scorepad.rules.choices import distinct_ends, outcome
 from scorepad.rules.layout import Layout
+from scorepad.rules.tiles import pips
 from scorepad.store import StoreConflict, StoreError
 
 PLAY, SETTLE, HAND_OVER, GAME_OVER, NO_HAND = "play", "settle", "hand-over", "game-over", "no-hand"
+MAX_DIGITS = 4  # no hand holds 10 000 pips; a longer entry is a slip of the thumb
+DRAW_STEPS = 9  # the largest count the draw stepper offers in one tap
+RECOVERED = "That tap could not be handled, so nothing was changed: the table shows the match as saved."
+log = logging.getLogger(__name__)
+
+
+def plural(count: int, word: str) -> str:
+    """``1 tile``, ``2 tiles``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 class Table:
@@ -81,6 +96,10 @@ class Table:
         self.remaining_tiles: dict[int, list[str]] = {}
         self.settle_seat: int | None = None
         self.next_setter_choice: int | None = None
+        self.draw_open = False
+        # Bumped with every change of what is shown: a tap drawn on an older screen is stale.
+        self.revision = 0
+        self.irregular = Irregularities(self)
 
     # -- reading: the match -------------------------------------------------------
 
@@ -184,28 +203,88 @@ class Table:
             for a, b in full_set(self.rules.max_pip)
         ]
 
+    def picker_rows(self) -> list[list[list[TileKey]]]:
+        """The picker by suit, as players sort their own tiles: each row holds one or two suits.
+
+        A tile sits in the suit of its higher value (6-6 ... 6-0, then 5-5 ... 5-0, ...),
+        and short suits share a row (5s with the 0-0, 4s with the 1s, ...) so the
+        double-six set fills four rows of seven.
+        """
+        keys = {(t.low, t.high): t for t in self.tiles()}
+        top = self.rules.max_pip
+        suits = {high: [keys[(low, high)] for low in range(high, -1, -1)] for high in range(top, -1, -1)}
+        rows: list[list[list[TileKey]]] = [[suits[top]]]
+        high, low = top - 1, 0
+        while high > low:
+            rows.append([suits[high], suits[low]])
+            high, low = high - 1, low + 1
+        if high == low:
+            rows.append([suits[high]])
+        return rows
+
     def picture(self) -> Picture:
         """The layout as pieces in rows: the line left to right, then the Sniff's short arms."""
         return picture_of(self._layout())
 
     def end_choices(self) -> list[str]:
-        """The ends the pending tile fits, when it fits more than one (otherwise empty)."""
+        """The ends to choose from for the pending tile: one for each different outcome (else empty)."""
         if self.pending is None:
             return []
-        return self._layout().fits(self.pending)
+        return distinct_ends(self._layout(), self.pending)
+
+    def end_option_words(self, at: str) -> str:
+        """What laying the pending tile at ``at`` makes, for its button: ``left 3 · count 15``."""
+        if self.pending is None:
+            return at
+        count, _ends, _stage = outcome(self._layout(), self.pending, at)
+        return f"{at} {self._layout().open_ends()[at]} · count {count}"
 
     # -- reading: calls, renege, the end ----------------------------------------
 
-    def call_panel(self) -> CallPanel | None:
-        """The call panel for the last play, while it can still be corrected (before the next tile)."""
+    def call_open(self) -> bool:
+        """Whether the last play's call can still be changed or claimed.
+
+        Until the next tile is entered (Smartt §7.2), which for the hand's last tile
+        means until the settlement is entered or, after the winning tile, until the
+        next game starts (records.md §4: a claim on the last tile comes before the
+        settlement).
+        """
         hand = self.hand
         if hand is None or not hand.events or not isinstance(hand.events[-1], Play):
-            return None
+            return False
         last = hand.last_play
         if last is None or last.is_set:
+            return False
+        return hand.how in ("in-progress", "won") or (hand.how == "out" and hand.settlement is None)
+
+    def can_reopen_call(self) -> bool:
+        """Whether the hidden call panel can be shown again (``call-reopen``)."""
+        return self.call_hidden and self.call_open()
+
+    def pending_end_words(self) -> str | None:
+        """The hand's end while the call on its last tile can still change it, else None."""
+        hand = self.hand
+        if hand is None or hand.how not in ("out", "won") or not self.call_open():
             return None
-        if self.call_hidden and not (last.flags or hand.claim_open):
+        tile = hand.events[-1].tile
+        if hand.how == "won":
+            return (
+                f"{self.state.side_name(hand.won_side)} reached {self.rules.target} with {tile}. Until the next"
+                " game starts the call on it can still be changed, and the game's end follows from it."
+            )
+        claim = " or claimed" if self.rules.muggins else ""
+        return (
+            f"{self.player(hand.went_out)} went out with {tile}. The call on it can still be changed{claim}"
+            " before the hand is settled."
+        )
+
+    def call_panel(self) -> CallPanel | None:
+        """The call panel for the last play, while it can still be corrected and is not hidden."""
+        hand = self.hand
+        if hand is None or self.call_hidden or not self.call_open():
             return None
+        last = hand.last_play
+        assert last is not None
         played = hand.events[-1]
         # records.md §4: a play without "call" was called exactly right.
         called = last.score if played.call is None else played.call
@@ -342,26 +421,91 @@ class Table:
         """The score sheet: every hand with each side's start and end scores."""
         return sheet_of(self.state)
 
-    def remaining_entry(self) -> list[list[str] | int] | None:
-        """Each seat's remaining tiles (tapped) or pip total (typed), or None while one is missing."""
+    def remaining_problem(self, seat: int) -> str | None:
+        """Why what was typed for ``seat``'s remaining pips cannot be right, in one sentence (None: fine or empty).
+
+        Only the ASCII digits 0-9 are read, at most four of them; the total must
+        lie in the range the unplayed tiles allow (records.md §4).
+        """
+        hand = self.hand
+        typed = self.remaining_text.get(seat, "").strip()
+        if hand is None or not typed or self.remaining_tiles.get(seat):
+            return None
+        held = hand.tiles_held[seat]
+        lightest, heaviest = pip_range(hand, seat)
+        holds = f"{self.player(seat)} holds {plural(held, 'tile')}: {lightest} to {heaviest} pips"
+        if not (typed.isascii() and typed.isdigit()) or len(typed) > MAX_DIGITS:
+            return f"{holds}; type a whole number with the digits 0 to 9 ('{typed}' is not one)."
+        if not lightest <= int(typed) <= heaviest:
+            return f"{holds}, not {int(typed)}."
+        return None
+
+    def settle_problem(self) -> str | None:
+        """What stops the settlement now: a remainder that cannot be right, or one still missing (None: ready)."""
         hand = self.hand
         if hand is None:
             return None
-        entry: list[list[str] | int] = []
         for seat in range(self.rules.players):
-            tiles = self.remaining_tiles.get(seat)
-            typed = self.remaining_text.get(seat, "").strip()
-            if tiles:
-                entry.append(list(tiles))
-            elif typed:
-                if not typed.isdigit():
-                    return None
-                entry.append(int(typed))
-            elif hand.tiles_held[seat] == 0:
-                entry.append(0)
-            else:
-                return None
-        return entry
+            problem = self.remaining_problem(seat)
+            if problem:
+                return problem
+        for seat in range(self.rules.players):
+            if self._entry_of(seat) is None:
+                tiles = self.remaining_tiles.get(seat)
+                if tiles:
+                    held = hand.tiles_held[seat]
+                    return f"{self.player(seat)} holds {plural(held, 'tile')}; {len(tiles)} tapped so far."
+                return f"Enter {self.player(seat)}'s remaining pips (or tap the tiles still held)."
+        return None
+
+    def tapping_words(self) -> str | None:
+        """Whose remaining tiles are being tapped, the tiles so far and their pip sum."""
+        hand, seat = self.hand, self.settle_seat
+        if hand is None or seat is None:
+            return None
+        listed = self.remaining_tiles.get(seat, [])
+        total = sum(pips(parse_tile(t, self.rules.max_pip)) for t in listed)
+        held = hand.tiles_held[seat]
+        shown = ", ".join(listed) if listed else "none yet"
+        return (
+            f"Tapping {self.player(seat)}'s tiles ({len(listed)} of {held}): {shown}"
+            f" = {plural(total, 'pip')}. Tap a tile again to take it off."
+        )
+
+    def remaining_entry(self) -> list[list[str] | int] | None:
+        """Each seat's remaining tiles (tapped) or pip total (typed), or None while one is missing or wrong."""
+        if self.hand is None:
+            return None
+        entry = [self._entry_of(seat) for seat in range(self.rules.players)]
+        if any(e is None for e in entry):
+            return None
+        return entry  # type: ignore[return-value]
+
+    def _entry_of(self, seat: int) -> list[str] | int | None:
+        hand = self.hand
+        assert hand is not None
+        tiles = self.remaining_tiles.get(seat)
+        typed = self.remaining_text.get(seat, "").strip()
+        if tiles:
+            return list(tiles) if len(tiles) == hand.tiles_held[seat] else None
+        if typed:
+            return int(typed) if self.remaining_problem(seat) is None else None
+        return 0 if hand.tiles_held[seat] == 0 else None
+
+    def draw_choices(self) -> list[int]:
+        """The counts the draw stepper offers (``draw-N``), two and up, as far as a draw is allowed now."""
+        hand = self.hand
+        if hand is None or hand.how != "in-progress" or not hand.started:
+            return []
+        return list(range(2, min(hand.drawable, DRAW_STEPS) + 1))
+
+    def last_entry_words(self) -> str | None:
+        """The draws on this visit, so a second draw is seen (and can be undone)."""
+        hand = self.hand
+        if hand is None or not hand.events or not isinstance(hand.events[-1], Draw):
+            return None
+        drawn = hand.visit_draws
+        return f"{self.player(hand.turn)} drew {plural(drawn, 'tile')} on this visit (Undo takes the last draw back)."
 
     # -- taps ------------------------------------------------------------------
 
@@ -379,12 +523,16 @@ class Table:
             # The set lies as written, low value on the left (records.md §3).
             self._append(Play(f"{low}-{high}"))
             return
-        ends = hand.layout.fits((low, high))
-        if len(ends) > 1 and (low, high) not in hand.played and hand.how == "in-progress":
+        if (low, high) in hand.played or hand.how != "in-progress":
+            self._append(Play(f"{low}-{high}"))  # refused, with the engine's reason
+            return
+        # Ends that give the same count and the same open ends are one choice: the first
+        # is written, so the record stays unambiguous (records.md §3) without a prompt.
+        ends = distinct_ends(hand.layout, (low, high))
+        if len(ends) > 1:
             self.pending = (low, high)
             return
-        at = ends[0] if len(ends) == 1 else None
-        self._append(Play(f"{low}-{high}", at=at))
+        self._append(Play(f"{low}-{high}", at=ends[0] if ends else None))
 
     def choose_end(self, at: str) -> None:
         """Lay the pending tile at ``at`` (left, right, up or down)."""
@@ -400,6 +548,14 @@ class Table:
     def draw(self) -> None:
         """The player to move drew one tile."""
         self._append(Draw(1))
+
+    def draw_many(self, count: int) -> None:
+        """The player to move drew ``count`` tiles on this visit (the stepper: one tap)."""
+        self._append(Draw(count))
+
+    def toggle_draws(self) -> None:
+        """Show or hide the draw stepper (``draw-2`` ... ``draw-N``)."""
+        self.draw_open = not self.draw_open
 
     def pass_turn(self) -> None:
         """The player to move passed."""
@@ -418,8 +574,35 @@ class Table:
         self.breakdown_open = not self.breakdown_open
 
     def open_call(self) -> None:
-        """Show the call panel again after hiding it."""
+        """Show the call panel again after hiding it (``call-reopen``)."""
         self.call_hidden = False
+
+    def entry(self, revision: int, action: Callable[..., None], *args: Any) -> None:
+        """Run a tap drawn on the screen of ``revision``; a tap from an older screen is ignored.
+
+        A second tap that reached the server before the screen showed the first
+        one's result (a double tap on Draw, say) is not a second entry.
+        """
+        if revision != self.revision:
+            log.info("ignored a tap drawn on revision %s (now %s): %s", revision, self.revision, action.__name__)
+            return
+        action(*args)
+
+    def recover(self, error: BaseException) -> None:
+        """After a tap failed unexpectedly: reload the match as stored and say so in one sentence.
+
+        The error itself is logged on the server; the page never shows a traceback.
+        """
+        log.error("a tap on match %s failed", self.match_id, exc_info=error)
+        self.pending = None
+        self.settle_seat = None
+        self.draw_open = False
+        try:
+            self.state = self.store.load(self.match_id, device=self.device)
+        except Exception:
+            log.exception("reloading match %s after a failed tap failed too", self.match_id)
+        self.revision += 1
+        self.message = RECOVERED
 
     def close_call(self) -> None:
         """Hide the call panel (the call stands as entered)."""
@@ -468,10 +651,11 @@ class Table:
         self.offender = None
 
     def set_remaining_text(self, seat: int, text: str) -> None:
-        """The scorer typed seat ``seat``'s remaining pip total."""
+        """The scorer typed seat ``seat``'s remaining pip total (checked as typed: ``remaining_problem``)."""
         self.remaining_text[seat] = text
         if text.strip():
             self.remaining_tiles.pop(seat, None)
+        self.message = self.remaining_problem(seat)
 
     def pick_settle_seat(self, seat: int | None) -> None:
         """Tiles tapped from now on are listed as seat ``seat``'s remaining tiles (None: stop)."""
@@ -482,7 +666,7 @@ class Table:
         self.message = None
         remaining = self.remaining_entry()
         if remaining is None:
-            self.message = "Enter every seat's remaining pips (or tap its tiles) first."
+            self.message = self.settle_problem()
             return
         if self._step(lambda mid, device: self.store.settle(mid, remaining, device=device)):
             self.remaining_text.clear()
@@ -515,6 +699,10 @@ class Table:
             return Layout(sniff_rule=self.rules.sniff, long_sides_first=self.rules.long_sides_first)
         return hand.layout
 
+    def enter(self, event: Any) -> bool:
+        """Save one engine event (the irregularities menu's); False, with the reason in ``message``, if refused."""
+        return self._append(event)
+
     def _append(self, event: Any) -> bool:
         return self._step(lambda mid, device: self.store.append(mid, event, device=device))
 
@@ -528,6 +716,7 @@ class Table:
             return False
         except StoreConflict:
             self.state = self.store.load(self.match_id, device=self.device)
+            self.revision += 1
             self.message = "The match changed on another screen and was reloaded: enter that again if still needed."
             return False
         except StoreError as err:
@@ -535,6 +724,8 @@ class Table:
             return False
         self.pending = None
         self.call_hidden = False
+        self.draw_open = False
+        self.revision += 1
         if self.on_saved is not None:
             self.on_saved(self.match_id, self.device)
         return True
@@ -543,30 +734,41 @@ class Table:
         """Show the match as stored now (another screen has entered something)."""
         self.state = self.store.load(self.match_id, device=self.device)
         self.pending = None
+        self.revision += 1
 
     def _replace_last_play(self, *, call: int | None, fix: bool) -> None:
         hand = self.hand
-        if hand is None or not hand.events or not isinstance(hand.events[-1], Play):
+        if hand is None or not self.call_open():
             self.message = "A call can only be changed before the next tile is entered."
             return
         old = hand.events[-1]
-        new = Play(tile=old.tile, at=old.at, call=call, fix=fix, by=old.by)
+        new = Play(tile=old.tile, at=old.at, call=call, fix=fix, by=old.by, stands=old.stands)
         if new == old:
             return
-        if not self._step(self.store.undo):
-            return
-        if not self._append(new):
-            refusal = self.message
-            self._step(self.store.redo)
-            self.message = refusal
+        # One log entry replacing the play (the store replays the hand with it, so the engine
+        # judges the amended call afresh: a winning play not called no longer wins, Smartt §7.2);
+        # an undo afterwards takes back only the amendment.
+        self._step(lambda mid, device: self.store.amend(mid, new, device=device))
 
     def _toggle_remaining(self, low: int, high: int) -> None:
         seat = self.settle_seat
         assert seat is not None
         name = f"{low}-{high}"
+        hand = self.hand
+        assert hand is not None
         listed = self.remaining_tiles.setdefault(seat, [])
         if name in listed:
             listed.remove(name)
+            return
+        who = self.player(seat)
+        if (low, high) in hand.played:
+            self.message = f"{name} has been played in this hand, so it is not among {who}'s tiles."
+            return
+        held = hand.tiles_held[seat]
+        if len(listed) >= held:
+            self.message = (
+                f"{who} holds {plural(held, 'tile')}, all tapped already: tap one of them again to take it off."
+            )
             return
         for other in self.remaining_tiles.values():
             if name in other:

@@ -8,7 +8,7 @@ from scorepad.app.state import HOME, NEW, TABLE, ScorePad
 from scorepad.app.table import GAME_OVER, HAND_OVER, PLAY, SETTLE, Table
 from scorepad.store import Store
 
-from .app_hands import GO_OUT_COUNTS, GO_OUT_HAND
+from .app_hands import GO_OUT_COUNTS, GO_OUT_HAND, JAQUES_SCORING_GO_OUT
 
 
 def new_table(store: Store, *, players: int = 2, rules: str = "smartt", **form: object) -> ScorePad:
@@ -28,9 +28,11 @@ def lay(table: Table, tile: str, at: str | None = None) -> None:
     """Tap a tile (and the end, when asked)."""
     low, high = (int(v) for v in tile.split("-"))
     table.tap_tile(low, high)
-    if at is not None:
+    if at is not None and table.pending is not None:
+        # Asked only when the ends differ; otherwise the app wrote an equivalent end itself.
         assert at in table.end_choices(), (tile, table.end_choices(), table.message)
         table.choose_end(at)
+    assert table.pending is None, (tile, table.end_choices())
     assert table.message is None, table.message
 
 
@@ -51,12 +53,14 @@ class TestStart:
         assert [s.needed for s in table.sides()] == [250, 250]
         assert pad.route == f"/match/{table.match_id}"
 
-    def test_resume_latest_opens_the_newest_unfinished_match(self, store: Store) -> None:
+    def test_resume_latest_opens_this_devices_match(self, store: Store) -> None:
         first = new_table(store)
         second = new_table(store)
         assert first.table and second.table
         lay(second.table, "6-4")
         pad = ScorePad(store, device="other")
+        # Issue 8: Resume is the match this device remembers (tests/app/test_matches.py has the rest).
+        pad.book.remember(second.table.match_id)
         pad.resume_latest()
         assert pad.table is not None
         assert pad.table.match_id == second.table.match_id
@@ -109,7 +113,6 @@ class TestTwoScreens:
         lay(pad.table, "0-0")
         assert [s.score for s in pad.table.sides()] == [20, 10]
 
-
     def test_other_screens_on_the_match_are_told_of_each_entry(self, store: Store) -> None:
         scorer = new_table(store)
         assert scorer.table is not None
@@ -140,16 +143,32 @@ class TestPlaying:
         table = new_table(store).table
         assert table is not None
         lay(table, "5-5")
-        table.tap_tile(3, 5)
+        lay(table, "3-5")
+        lay(table, "5-6")
+        assert table.board().count == 19  # left 3 + right 6 + the Sniff's two open short ends, 10
+        table.tap_tile(3, 6)
         assert table.end_choices() == ["left", "right"]
-        assert table.board().count == 10, "nothing is laid until the end is chosen"
+        assert table.end_option_words("left") == "left 3 · count 22"
+        assert table.board().count == 19, "nothing is laid until the end is chosen"
         table.choose_end("right")
         assert table.pending is None
-        assert table.board().count == 13
+        assert table.board().count == 16
         picture = table.picture()
-        assert [(p.first, p.second) for p in picture.line] == [(5, 5), (5, 3)]
-        assert picture.line[0].sniff and picture.line[0].crosswise
-        assert {e.at: e.value for e in picture.open_ends} == {"left": 5, "right": 3}
+        assert [(p.first, p.second) for p in picture.line] == [(3, 5), (5, 5), (5, 6), (6, 3)]
+        assert picture.line[1].sniff and picture.line[1].crosswise
+        assert {e.at: e.value for e in picture.open_ends} == {"left": 3, "right": 3, "up": 5, "down": 5}
+
+    def test_ends_that_give_the_same_are_not_asked_and_the_first_is_written(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        lay(table, "5-5")
+        table.tap_tile(3, 5)  # either long side of the Sniff: the same count and open ends
+        assert table.pending is None and table.end_choices() == []
+        assert table.hand is not None and table.hand.events[-1].at == "left"
+        lay(table, "5-6")
+        table.tap_tile(1, 5)  # either short end
+        assert table.pending is None
+        assert table.hand.events[-1].at == "up"
 
     def test_the_left_arm_is_drawn_outer_end_first(self, store: Store) -> None:
         table = new_table(store).table
@@ -248,7 +267,6 @@ class TestDrawPassUndo:
         assert table.board().count == 10
         assert len(store.load(table.match_id).current.events) == 2
         assert [s.score for s in table.sides()] == [10, 10]
-
 
     def test_undoing_the_start_of_the_first_hand_leaves_the_setter_to_choose(self, store: Store) -> None:
         table = new_table(store).table
@@ -545,3 +563,163 @@ class TestWhoSetsFirst:
         pad.enter_drawn(2, "0-1")
         pad.decide_first_setter()
         assert pad.form.setter == 1
+
+
+class TestTheLastTile:
+    def test_a_claim_on_the_going_out_tile_is_scored_before_the_settlement(self, store: Store) -> None:
+        # Jaques 'Variations: Muggins'; records.md §4: a claim on the last tile comes before the settlement.
+        table = new_table(store, rules="jaques", muggins=True).table
+        assert table is not None
+        for tile in JAQUES_SCORING_GO_OUT[:-1]:
+            lay(table, tile)
+        before = [s.score for s in table.sides()]
+        lay(table, JAQUES_SCORING_GO_OUT[-1])
+        assert table.phase == SETTLE
+        assert table.call_open() and table.call_panel() is not None, "the call on the last tile can still change"
+        assert "went out with 0-1" in (table.pending_end_words() or "")
+        table.call(0)  # Ann did not call her 5
+        panel = table.call_panel()
+        assert panel is not None and panel.claimants == (1,)
+        table.claim_muggins(1)
+        assert table.message is None, table.message
+        assert table.call_panel() is None and table.pending_end_words() is None
+        table.set_remaining_text(1, "6")  # Bob's last tile, the 1-5
+        table.settle()
+        assert table.message is None, table.message
+        # The award: Bob's 6 pips round to 5 for Ann; Bob keeps the 5 he claimed.
+        assert [s.score for s in table.sides()] == [before[0] + 5, before[1] + 5]
+
+    def test_the_winning_play_not_called_is_lost_and_play_goes_on(self, store: Store) -> None:
+        # Smartt §7.2: no call, no score, so a winning play not called does not win.
+        table = new_table(store, target="20").table
+        assert table is not None
+        for tile, at in GO_OUT_HAND[:3]:
+            lay(table, tile, at)
+        assert table.phase == GAME_OVER
+        assert "reached 20 with 0-0" in (table.pending_end_words() or "")
+        assert table.call_panel() is not None
+        table.close_call()
+        assert table.call_panel() is None and table.can_reopen_call(), "Hide never loses the call"
+        table.open_call()
+        table.call(0)
+        assert table.message is None, table.message
+        assert table.phase == PLAY and table.game_result() is None
+        assert [s.score for s in table.sides()] == [10, 10]
+        assert table.turn_words() == "Bob to play"
+        table.undo()  # the amendment was one entry: the win stands again
+        assert table.phase == GAME_OVER and table.game_result() is not None
+
+    def test_after_the_settlement_the_call_is_closed(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        for tile, at in GO_OUT_HAND:
+            lay(table, tile, at)
+        table.set_remaining_text(1, "8")
+        table.settle()
+        assert table.phase == HAND_OVER
+        assert not table.call_open() and not table.can_reopen_call()
+        table.call(0)
+        assert table.message == "A call can only be changed before the next tile is entered."
+
+
+class TestInputThatCannotWedge:
+    def _settling(self, store: Store) -> Table:
+        table = new_table(store).table
+        assert table is not None
+        for tile, at in GO_OUT_HAND:
+            lay(table, tile, at)
+        assert table.phase == SETTLE
+        return table
+
+    @pytest.mark.parametrize("typed", ["²", "⑧", "abc", "-5", "12.5", "99999", "1 2"])
+    def test_a_bad_remainder_names_the_player_and_the_range(self, store: Store, typed: str) -> None:
+        table = self._settling(store)
+        table.set_remaining_text(1, typed)
+        hand = table.hand
+        assert hand is not None
+        # Bob holds one tile: the range is the lightest and the heaviest tile still unplayed.
+        weights = sorted(a + b for a in range(7) for b in range(a, 7) if (a, b) not in hand.played)
+        lightest, heaviest = weights[0], weights[-1]
+        expected = f"Bob holds 1 tile: {lightest} to {heaviest} pips"
+        assert table.message is not None and table.message.startswith(expected), table.message
+        assert table.settle_preview() is None and table.remaining_entry() is None
+        table.settle()
+        assert table.phase == SETTLE and table.message.startswith(expected)
+        table.set_remaining_text(1, "8")
+        assert table.message is None, "a valid value takes the message away"
+        assert table.settle_preview() is not None
+        table.settle()
+        assert table.phase == HAND_OVER
+
+    def test_an_empty_remainder_asks_for_that_player(self, store: Store) -> None:
+        table = self._settling(store)
+        table.settle()
+        assert table.message == "Enter Bob's remaining pips (or tap the tiles still held)."
+
+    def test_tapped_tiles_refuse_played_ones_by_name_and_show_the_sum(self, store: Store) -> None:
+        table = self._settling(store)
+        table.pick_settle_seat(1)
+        table.tap_tile(5, 5)
+        assert table.message == "5-5 has been played in this hand, so it is not among Bob's tiles."
+        table.tap_tile(2, 6)
+        assert table.message is None
+        assert table.tapping_words() == ("Tapping Bob's tiles (1 of 1): 2-6 = 8 pips. Tap a tile again to take it off.")
+        table.tap_tile(3, 6)
+        assert table.message is not None and table.message.startswith("Bob holds 1 tile, all tapped already")
+        table.settle()
+        assert table.phase == HAND_OVER and table.hand is not None and table.hand.remaining == [0, ["2-6"]]
+
+    def test_a_failed_tap_reloads_the_match_and_says_one_sentence(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        lay(table, "5-5")
+        table.pending = (9, 9)  # a state no tap can make: what a bug would leave behind
+        table.recover(ValueError("invalid literal for int()"))
+        assert table.pending is None
+        assert table.message is not None and "nothing was changed" in table.message
+        assert "Traceback" not in table.message and "ValueError" not in table.message
+        assert table.board().count == 10
+        lay(table, "0-5")
+
+
+class TestTaps:
+    def test_a_tap_from_an_older_screen_is_ignored(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        lay(table, "5-5")
+        drawn_on = table.revision
+        table.entry(drawn_on, table.draw)
+        assert table.hand is not None and table.hand.boneyard == 13
+        table.entry(drawn_on, table.draw)  # the second tap of a double tap, sent before the redraw
+        assert table.hand.boneyard == 13
+        assert table.last_entry_words() == "Bob drew 1 tile on this visit (Undo takes the last draw back)."
+        table.entry(table.revision, table.draw)  # a deliberate second draw is an entry, and says so
+        assert table.hand.boneyard == 12
+        assert table.last_entry_words() == "Bob drew 2 tiles on this visit (Undo takes the last draw back)."
+        table.undo()
+        assert table.hand.boneyard == 13
+
+    def test_the_draw_stepper_offers_what_may_be_drawn(self, store: Store) -> None:
+        smartt = new_table(store).table
+        assert smartt is not None
+        lay(smartt, "5-5")
+        assert smartt.draw_choices() == [2]  # Smartt §8.1: at most two on one visit
+        american = new_table(store, rules="american", players=4).table
+        assert american is not None
+        lay(american, "5-5")
+        assert american.draw_choices() == list(range(2, 9))  # four hands of five leave eight to draw
+        american.draw_many(3)
+        assert american.message is None
+        assert american.hand is not None and american.hand.tiles_held[1] == 8
+
+    def test_the_picker_is_by_suit_in_four_rows_of_seven(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        rows = [[[t.name for t in suit] for suit in row] for row in table.picker_rows()]
+        assert rows[0] == [["6-6", "5-6", "4-6", "3-6", "2-6", "1-6", "0-6"]]
+        assert rows[1] == [["5-5", "4-5", "3-5", "2-5", "1-5", "0-5"], ["0-0"]]
+        assert [sum(len(s) for s in row) for row in rows] == [7, 7, 7, 7]
+        nine = new_table(store, double_nine=True).table
+        assert nine is not None
+        counts = [sum(len(s) for s in row) for row in nine.picker_rows()]
+        assert counts == [10, 10, 10, 10, 10, 5] and sum(counts) == 55

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import flet as ft
 import pytest
 
@@ -25,8 +27,10 @@ async def open_table(store: Store, **kw: int) -> Wired:
 async def lay(wired: Wired, tile: str, at: str | None) -> None:
     low, high = sorted(int(v) for v in tile.split("-"))
     await wired.tap(f"tile-{low}-{high}")
-    if at is not None:
+    if at is not None and wired.exists(f"at-{at}"):
+        # Asked only when the ends differ; otherwise the app wrote an equivalent end itself.
         await wired.tap(f"at-{at}")
+    assert not any(wired.exists(f"at-{end}") for end in ("left", "right", "up", "down"))
     assert not wired.exists("message"), wired.find("message").content.content.value
 
 
@@ -35,8 +39,15 @@ async def test_home_offers_new_resume_and_history(store: Store) -> None:
     assert {"new-match", "resume-latest", "history"} <= set(wired.identified())
     await wired.tap("new-match")
     ids = set(wired.identified())
-    assert {"players-2", "players-3", "players-4", "rules-smartt", "rules-american", "rules-jaques",
-            "start-match"} <= ids
+    assert {
+        "players-2",
+        "players-3",
+        "players-4",
+        "rules-smartt",
+        "rules-american",
+        "rules-jaques",
+        "start-match",
+    } <= ids
     await wired.tap("players-4")
     assert "Ann & Cy against Bob & Di" in wired.text("rules-summary")
     wired.close()
@@ -51,16 +62,22 @@ async def test_taps_lay_tiles_and_the_count_follows(store: Store) -> None:
     assert wired.text("turn") == "Bob to play"
     assert wired.find("tile-5-5").content.opacity < 1, "a played tile is dimmed"
     await wired.tap("tile-3-5")
+    assert not wired.exists("at-left"), "either long side of the Sniff gives the same: nothing to ask"
+    assert wired.text("board-count") == "13"
+    await wired.tap("tile-5-6")
+    # Left 3 + right 6 + the Sniff's two short ends 10 = 19; the 3-6 fits left and right.
+    assert wired.text("board-count") == "19"
+    await wired.tap("tile-3-6")
     assert wired.exists("at-left") and wired.exists("at-right")
     assert not wired.exists("at-up")
-    assert wired.text("board-count") == "10"
+    assert wired.text("board-count") == "19"
     await wired.tap("end-right")
     assert not wired.exists("at-left"), "the end can also be chosen on the picture"
-    assert wired.text("board-count") == "13"
+    assert wired.text("board-count") == "16"
     await wired.tap("undo")
-    assert wired.text("board-count") == "10"
+    assert wired.text("board-count") == "19"
     await wired.tap("redo")
-    assert wired.text("board-count") == "13"
+    assert wired.text("board-count") == "16"
     wired.close()
 
 
@@ -78,7 +95,7 @@ async def test_calls_renege_settle_and_next_hand_are_wired(store: Store) -> None
     wired = await open_table(store)
     await wired.tap("tile-5-5")
     await wired.tap("tile-0-5")
-    await wired.tap("at-left")
+    assert not wired.exists("at-left"), "either long side of the Sniff gives the same: nothing to ask"
     assert {"call-ok", "call-none", "call-15", "call-5"} <= set(wired.identified())
     await wired.tap("call-15")
     assert wired.text("score-1") == "15"
@@ -150,9 +167,10 @@ async def test_a_reload_by_address_resumes_the_hand(store: Store) -> None:
 @pytest.mark.parametrize("width", [412, 1280])
 async def test_every_identified_control_is_labelled_and_big_enough(store: Store, width: int) -> None:
     wired = await open_table(store, width=width)
-    await wired.tap("tile-5-5")
-    await wired.tap("tile-0-5")
-    await wired.tap("at-left")
+    for tile in ("5-5", "0-5", "5-6"):
+        await wired.tap(f"tile-{tile}")
+    await wired.tap("tile-0-6")  # left shows 0, right 6: a real choice, so the end buttons show
+    assert wired.exists("at-left") and wired.exists("at-right")
     await wired.tap("renege")
     for identifier, semantics in wired.identified().items():
         inner = semantics.content
@@ -180,27 +198,28 @@ async def test_every_identifier_of_the_issue_appears_where_it_should(store: Stor
     seen |= set(wired.identified())
     await wired.tap("new-match")
     seen |= set(wired.identified())
-    await wired.type("target", "30")
+    await wired.type("target", "60")
     await wired.tap("start-match")
     seen |= set(wired.identified())
-    await lay(wired, "5-5", None)
-    await wired.tap("tile-3-5")
-    seen |= set(wired.identified())
-    await wired.tap("at-left")
-    await lay(wired, "5-6", None)
-    await wired.tap("tile-1-5")
+    for tile in ("5-5", "4-5", "5-6", "2-5", "3-5"):
+        await lay(wired, tile, None)
+    # Up shows 2 and down 3: the 2-3 counts differently on each short end, so the app asks.
+    await wired.tap("tile-2-3")
     seen |= set(wired.identified())
     assert wired.exists("at-up") and wired.exists("at-down") and not wired.exists("at-left")
     await wired.tap("at-up")
+    await wired.tap("tile-4-6")
     seen |= set(wired.identified())
+    assert wired.exists("at-left") and wired.exists("at-right")
+    await wired.tap("at-left")
     await wired.tap("renege")
     await wired.tap("offender-1")
     seen |= set(wired.identified())
     await wired.tap("cancel-renege")
     await wired.tap("undo")
     await wired.tap("redo")
-    # Smartt §6.2: left 3 + right 6 + up 1 + the Sniff with one short end open, 5.
-    assert wired.text("board-count") == "15"
+    # Smartt §6.2: left 6 + right 6 + up 3 + down 3, and the Sniff with all four sides covered, 0.
+    assert wired.text("board-count") == "18"
     wired.close()
 
     settle = await Wired(store).open()
@@ -224,11 +243,42 @@ async def test_every_identifier_of_the_issue_appears_where_it_should(store: Stor
     won.close()
 
     required = {
-        "new-match", "start-match", "resume-latest", "players-2", "players-3", "players-4",
-        "rules-smartt", "rules-american", "rules-jaques", "at-left", "at-right", "at-up", "at-down",
-        "draw", "pass", "undo", "redo", "board-count", "score-0", "score-1", "turn",
-        "call-ok", "call-none", "call-5", "call-35", "renege", "offender-0", "offender-1", "confirm-renege",
-        "remaining-0", "remaining-1", "settle", "hand-result", "next-hand", "game-result", "next-game",
+        "new-match",
+        "start-match",
+        "resume-latest",
+        "players-2",
+        "players-3",
+        "players-4",
+        "rules-smartt",
+        "rules-american",
+        "rules-jaques",
+        "at-left",
+        "at-right",
+        "at-up",
+        "at-down",
+        "draw",
+        "pass",
+        "undo",
+        "redo",
+        "board-count",
+        "score-0",
+        "score-1",
+        "turn",
+        "call-ok",
+        "call-none",
+        "call-5",
+        "call-35",
+        "renege",
+        "offender-0",
+        "offender-1",
+        "confirm-renege",
+        "remaining-0",
+        "remaining-1",
+        "settle",
+        "hand-result",
+        "next-hand",
+        "game-result",
+        "next-game",
     } | {f"tile-{a}-{b}" for a in range(7) for b in range(a, 7)}
     assert required - seen == set()
 
@@ -285,8 +335,15 @@ async def test_the_helper_controls_are_labelled_and_big_enough(store: Store) -> 
     await wired.type("drawn-1", "x")
     await wired.tap("draw-decide")
     found = {i: s for i, s in wired.identified().items() if i.startswith("draw")}
-    assert {"draw-for-set", "drawn-0", "drawn-1", "drawn-tiles-0", "drawn-tile-0-0", "draw-decide",
-            "draw-error"} <= set(found)
+    assert {
+        "draw-for-set",
+        "drawn-0",
+        "drawn-1",
+        "drawn-tiles-0",
+        "drawn-tile-0-0",
+        "draw-decide",
+        "draw-error",
+    } <= set(found)
     for identifier, semantics in found.items():
         inner = semantics.content
         assert semantics.label or _words(inner), f"{identifier} has no readable label"
@@ -294,4 +351,63 @@ async def test_the_helper_controls_are_labelled_and_big_enough(store: Store) -> 
             assert (inner.height or 0) >= 48, f"{identifier} is {inner.height} px high"
             if isinstance(inner, ft.Container):
                 assert (inner.width or 0) >= 48, f"{identifier} is {inner.width} px wide"
+    wired.close()
+
+
+async def test_a_double_tap_on_draw_is_one_draw_and_a_second_draw_says_so(store: Store) -> None:
+    wired = await open_table(store)
+    await wired.tap("tile-5-5")
+    draw = wired.find("draw").content
+    assert wired.session is not None
+    # Both taps of a double tap reach the server before the page has redrawn.
+    await wired.session.dispatch_event(draw._i, "click", None)
+    await wired.session.dispatch_event(draw._i, "click", None)
+    await wired.settle()
+    assert "Boneyard 13" in wired.text("boneyard")
+    # ... or after it has redrawn: the Draw the page showed is not the one drawn now.
+    assert wired.find("draw").content._i != draw._i
+    await wired.session.dispatch_event(draw._i, "click", None)
+    await wired.settle()
+    assert "Boneyard 13" in wired.text("boneyard")
+    assert wired.text("last-entry").startswith("Bob drew 1 tile on this visit")
+    await wired.tap("draw")
+    assert "Boneyard 12" in wired.text("boneyard")
+    assert wired.text("last-entry").startswith("Bob drew 2 tiles on this visit")
+    await wired.tap("undo")
+    assert "Boneyard 13" in wired.text("boneyard")
+    wired.close()
+
+
+async def test_a_failing_tap_leaves_the_page_usable_with_one_sentence(store: Store, monkeypatch: Any) -> None:
+    wired = await open_table(store)
+    await wired.tap("tile-5-5")
+
+    def broken(*_args: Any, **_kw: Any) -> None:
+        raise ValueError("invalid literal for int() with base 10: '²'")
+
+    # A bug anywhere under a tap (here: the store's append) must not wedge the page.
+    monkeypatch.setattr(store, "append", broken)
+    await wired.tap("draw")
+    message = wired.find("message").content.content.value
+    assert "nothing was changed" in message and "ValueError" not in message
+    monkeypatch.undo()
+    await wired.tap("tile-0-5")
+    assert wired.text("board-count") == "10"
+    assert not wired.exists("message")
+    wired.close()
+
+
+async def test_a_pip_field_takes_any_keystroke_and_answers_in_words(store: Store) -> None:
+    wired = await open_table(store)
+    for tile, at in GO_OUT_HAND:
+        await lay(wired, tile, at)
+    for typed in ("²", "abc", "99999"):
+        await wired.type("remaining-1", typed)
+        assert wired.find("message").content.content.value.startswith("Bob holds 1 tile: ")
+        assert not wired.exists("settle-preview")
+    await wired.type("remaining-1", "8")
+    assert not wired.exists("message")
+    assert wired.exists("settle-preview")
+    await wired.tap("settle")
+    assert wired.exists("hand-result")
     wired.close()

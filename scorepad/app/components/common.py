@@ -23,14 +23,21 @@ def ident(identifier: str, control: ft.Control, *, label: str | None = None) -> 
     return ft.Semantics(identifier=identifier, label=label, content=control)
 
 
-def tappable(identifier: str, control: ft.Control, *, label: str | None = None) -> ft.Control:
+def tappable(identifier: str, control: ft.Control, *, label: str | None = None, frame: int | None = None) -> ft.Control:
     """Identify a control that does something, so the identifier sits on its own button node.
 
     Without the merge, the identifier would sit on a wrapper around the button
     and a click sent to the identified element (as a screen reader does) would
-    not press it.
+    not press it. With ``frame`` (the revision of what the screen shows) the
+    control is a new one on every revision: a tap the page sent before it had
+    drawn the new revision (the second tap of a double tap) then finds no
+    control and is dropped. Flet pairs old and new controls by key only inside
+    a list, so a control with a ``frame`` must sit directly in a list of controls.
     """
-    return ft.MergeSemantics(content=ft.Semantics(identifier=identifier, label=label, button=True, content=control))
+    key = f"{identifier}@{frame}" if frame is not None else None
+    return ft.MergeSemantics(
+        key=key, content=ft.Semantics(identifier=identifier, label=label, button=True, content=control)
+    )
 
 
 def button(
@@ -44,10 +51,14 @@ def button(
     tooltip: str | None = None,
     width: float | None = None,
     compact: bool = False,
+    expand: bool | None = None,
+    frame: int | None = None,
 ) -> ft.Control:
     """A labelled button at least 48 px high, identified by ``identifier``.
 
-    ``compact`` trims the side padding so a row of five fits a phone.
+    ``compact`` trims the side padding so a row of five fits a phone; a compact
+    button fills its share of the row unless ``expand`` is False. ``frame``:
+    see ``tappable``.
     """
     make = {
         "filled": ft.FilledButton,
@@ -64,9 +75,9 @@ def button(
         width=width,
         tooltip=tooltip,
         style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6)) if compact else None,
-        expand=compact,
+        expand=compact if expand is None else expand,
     )
-    return tappable(identifier, control)
+    return tappable(identifier, control, frame=frame)
 
 
 def tile_face(a: int, b: int, *, flat: bool, size: float, label: str | None = "") -> ft.Image:

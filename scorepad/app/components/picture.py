@@ -57,14 +57,18 @@ def _end_mark(end: OpenEnd | None, at: str, on_tap: Callable[[], None] | None) -
         return None
     colour = ft.Colors.ON_PRIMARY if on_tap else ft.Colors.ON_TERTIARY_CONTAINER
     arrow = ft.Icon(_ARROWS[at], size=16, color=colour)
-    value = ft.Text(str(end.value), size=13, weight=ft.FontWeight.BOLD, color=colour)
+    value = ft.Text(str(end.value), size=14, weight=ft.FontWeight.BOLD, color=colour)
     label = f"open end {at}, shows {end.value}" + (": lay the tile here" if on_tap else "")
     mark = tappable if on_tap else ident
     return mark(
         f"end-{at}",
         ft.Container(
-            content=ft.Row([value, arrow] if at == "right" else [arrow, value], spacing=2, tight=True,
-                           alignment=ft.MainAxisAlignment.CENTER),
+            content=ft.Row(
+                [value, arrow] if at == "right" else [arrow, value],
+                spacing=2,
+                tight=True,
+                alignment=ft.MainAxisAlignment.CENTER,
+            ),
             bgcolor=ft.Colors.PRIMARY if on_tap else ft.Colors.TERTIARY_CONTAINER,
             border_radius=12,
             width=MARK,
@@ -115,9 +119,12 @@ def _cross(picture: Picture, ends: dict[str, OpenEnd], taps: Taps, centre: int) 
         ending = [mark] if mark else []
         column = ending + tiles[::-1] if at == "up" else tiles + ending
         return ft.Row(
-            [ft.Container(width=max(0, centre - MARK // 2)),
-             ft.Column(column, spacing=GAP, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-                       width=MARK)],
+            [
+                ft.Container(width=max(0, centre - MARK // 2)),
+                ft.Column(
+                    column, spacing=GAP, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER, width=MARK
+                ),
+            ],
             spacing=0,
         )
 
@@ -136,7 +143,7 @@ def _rows(picture: Picture, ends: dict[str, OpenEnd], taps: Taps) -> list[ft.Con
         mark = _end_mark(ends.get(at), at, taps.get(at))
         if not pieces and mark is None:
             continue
-        label = ft.Text(f"{at} from the Sniff {picture.sniff}", size=12, italic=True)
+        label = ft.Text(f"{at} from the Sniff {picture.sniff}", size=14, italic=True)
         row: list[ft.Control] = [label, *[_piece(p) for p in pieces]]
         if mark:
             row.append(mark)

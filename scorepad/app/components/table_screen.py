@@ -1,10 +1,16 @@
-"""The table screen: board count, scores, the layout picture, the tile picker and the panels.
+"""The table screen: a compact sticky header, the tile picker by suit, the call row, then the rest.
 
 Drawn entirely from the ``Table`` view-model; taps are forwarded to it.
+On a phone (360x640 and up) the header (board count, scores, whose turn),
+the whole picker, the call row and the entry buttons fit without scrolling;
+the layout picture and the details are one swipe further down. Wide screens
+put the picture and details beside the picker; a phone held sideways puts
+the picker beside the call row.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -21,98 +27,98 @@ from scorepad.app.components.common import (
     tile_face,
     wrap_row,
 )
+from scorepad.app.components.irregular import irregular_panel
 from scorepad.app.components.picture import layout_picture
-from scorepad.app.table import GAME_OVER, HAND_OVER, NO_HAND, PLAY, SETTLE, Table
+from scorepad.app.table import GAME_OVER, HAND_OVER, NO_HAND, PLAY, SETTLE, Table, plural
 
 Act = Callable[..., Callable[[], None]]
-POSITION_WORDS = {
-    "left": "Left end",
-    "right": "Right end",
-    "up": "Up (Sniff short end)",
-    "down": "Down (Sniff short end)",
-}
+WIDE = 900  # pixels: from here on the picture and details sit beside the picker
+PAGE_PAD = 6  # the page's side padding on the table screen
+GAP = 2  # between picker keys
+log = logging.getLogger(__name__)
 
 
-def status_panel(table: Table, act: Act) -> ft.Control:
-    """The board count, large, beside the scores; then whose turn, tiles held and the boneyard.
+def _entry(table: Table, act: Act, action: Callable[..., None], *args: Any) -> Callable[[], None]:
+    """A tap that enters something: ignored if it comes from a screen older than the one drawn now."""
+    return act(table.entry, table.revision, action, *args)
 
-    Each side shows its score, its start-of-hand score and the points it still needs.
-    """
+
+# -- the sticky header ----------------------------------------------------------------
+
+
+def status_strip(table: Table, act: Act) -> ft.Control:
+    """The board count, each side's score, whose turn it is and the tiles held, in two short rows."""
     board = table.board()
-    # Tapping the count shows where it comes from; its own text stays the bare number.
     count = ft.Container(
-        content=ident("board-count", ft.Text(str(board.count), size=56, weight=ft.FontWeight.BOLD)),
+        content=ft.Column(
+            [
+                ft.Text("Count", size=14, color=ft.Colors.PRIMARY),
+                ident("board-count", ft.Text(str(board.count), size=30, weight=ft.FontWeight.BOLD)),
+            ],
+            spacing=0,
+            tight=True,
+            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+        # Tapping the count shows where it comes from; its own text stays the bare number.
         on_click=lambda _e: act(table.toggle_breakdown)(),
+        width=64,
         border_radius=8,
+        tooltip="Where the count comes from",
     )
-    count_column = ft.Column(
-        [
-            heading("Board count"),
-            count,
-            button(
-                "breakdown", "Hide" if table.breakdown_open else "Breakdown", act(table.toggle_breakdown), kind="text"
-            ),
-        ],
-        spacing=0,
-        tight=True,
-        horizontal_alignment=ft.CrossAxisAlignment.START,
-    )
-    side_rows: list[ft.Control] = [heading(f"Scores to {table.rules.target}")]
+    chips: list[ft.Control] = []
     for side in table.sides():
-        side_rows.append(
-            ft.Row(
-                [
-                    ft.Icon(ft.Icons.PLAY_ARROW, size=16, color=ft.Colors.PRIMARY, opacity=1 if side.to_move else 0),
-                    ft.Column(
-                        [
-                            ft.Text(side.names, size=15, weight=ft.FontWeight.W_600, no_wrap=False),
-                            ft.Text(f"start {side.start} · needs {side.needed}", size=12),
-                        ],
-                        spacing=0,
-                        tight=True,
-                        expand=True,
-                    ),
-                    ident(f"score-{side.side}", ft.Text(str(side.score), size=26, weight=ft.FontWeight.BOLD)),
-                ],
-                spacing=4,
-                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        chips.append(
+            ft.Container(
+                content=ft.Column(
+                    [
+                        ft.Text(
+                            side.names,
+                            size=14,
+                            max_lines=1,
+                            overflow=ft.TextOverflow.ELLIPSIS,
+                            weight=ft.FontWeight.BOLD if side.to_move else None,
+                        ),
+                        ft.Row(
+                            [
+                                ident(
+                                    f"score-{side.side}", ft.Text(str(side.score), size=22, weight=ft.FontWeight.BOLD)
+                                ),
+                                ft.Text(f"needs {side.needed}", size=14, max_lines=1),
+                            ],
+                            spacing=6,
+                            vertical_alignment=ft.CrossAxisAlignment.END,
+                        ),
+                    ],
+                    spacing=0,
+                    tight=True,
+                ),
+                bgcolor=ft.Colors.PRIMARY_CONTAINER if side.to_move else ft.Colors.SURFACE_CONTAINER_HIGH,
+                border_radius=8,
+                padding=ft.Padding.symmetric(horizontal=8, vertical=2),
+                expand=True,
             )
         )
-    seats = [
-        ft.Container(
-            content=ft.Text(
-                f"{seat.name}: {seat.tiles_held} tile{'s' if seat.tiles_held != 1 else ''}",
-                size=13,
-                weight=ft.FontWeight.BOLD if seat.to_move else None,
+    held = " · ".join(f"{seat.name} {seat.tiles_held}" for seat in table.seats())
+    hand = table.hand
+    yard = f" · boneyard {hand.boneyard}" if hand is not None else ""
+    turn = ft.Row(
+        [
+            ident("turn", ft.Text(table.turn_words(), size=15, weight=ft.FontWeight.BOLD, max_lines=1)),
+            ft.Container(
+                content=note(f"tiles: {held}{yard}", identifier="tiles-held", size=14),
+                expand=True,
             ),
-            bgcolor=ft.Colors.PRIMARY_CONTAINER if seat.to_move else None,
-            border_radius=8,
-            padding=ft.Padding.symmetric(horizontal=8, vertical=4),
-        )
-        for seat in table.seats()
-    ]
-    rows: list[ft.Control] = [
-        ft.Row(
-            [count_column, ft.Column(side_rows, spacing=4, tight=True, expand=True)],
-            vertical_alignment=ft.CrossAxisAlignment.START,
-            spacing=12,
-        ),
-    ]
-    if table.breakdown_open:
-        parts = [f"{label}: {points}" for label, points in board.breakdown] or ["nothing on the table"]
-        rows.append(note(" + ".join(parts) + f" = {board.count}", identifier="count-breakdown", size=13))
-    rows += [
-        _lines(note(board.sniff_stage, identifier="sniff-stage", size=13), 3),
-        note(table.turn_words(), identifier="turn", size=16),
-        wrap_row(seats, spacing=6),
-        _lines(note(f"{table.boneyard_words()} · open ends: {board.open_ends}", identifier="boneyard", size=13), 2),
-    ]
-    return card(*rows)
+        ],
+        spacing=8,
+    )
+    return ft.Column(
+        [ft.Row([count, *chips], spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER), turn],
+        spacing=2,
+        tight=True,
+    )
 
 
-def _lines(control: ft.Control, lines: int) -> ft.Control:
-    """Keep a line of changing text at a steady height so what lies below does not jump."""
-    return ft.Container(content=control, height=18 * lines, alignment=ft.Alignment.CENTER_LEFT)
+# -- what the next tap needs --------------------------------------------------------------
 
 
 def message_bar(text: str | None) -> ft.Control | None:
@@ -125,104 +131,164 @@ def message_bar(text: str | None) -> ft.Control | None:
             content=ft.Text(text, color=ft.Colors.ON_ERROR_CONTAINER, size=14),
             bgcolor=ft.Colors.ERROR_CONTAINER,
             border_radius=8,
-            padding=10,
+            padding=ft.Padding.symmetric(horizontal=10, vertical=6),
         ),
     )
 
 
-def tile_picker(table: Table, act: Act, *, settling: bool) -> ft.Control:
-    """Every tile of the set; played ones dimmed. Tap the tile that was laid (or, settling, held)."""
-    size = 22 if table.rules.max_pip == 6 else 18
-    keys: list[ft.Control] = []
-    for tile in table.tiles():
-        state = "played" if tile.played else ("listed" if tile.chosen else "in hand or boneyard")
-        face = tile_face(tile.low, tile.high, flat=False, size=size, label=None)
-        keys.append(
-            tappable(
-                f"tile-{tile.name}",
-                ft.Container(
-                    content=face,
-                    width=TOUCH,
-                    height=max(TOUCH, 2 * size + 8),
-                    alignment=ft.Alignment.CENTER,
-                    opacity=0.25 if tile.played else 1.0,
-                    border=ft.Border.all(3, ft.Colors.PRIMARY) if tile.chosen else None,
-                    border_radius=8,
-                    on_click=lambda _e, a=tile.low, b=tile.high: act(table.tap_tile, a, b)(),
-                    ink=True,
-                ),
-                label=f"tile {tile.name}, {state}",
-            )
-        )
-    title = "Tap the tiles a seat still holds" if settling else "Tap the tile that was laid"
-    return card(heading(title), wrap_row(keys, spacing=4))
+def _key_size(table: Table, room: float) -> tuple[float, float, float]:
+    """The width and height of a picker key and the width of the tile face on it, for ``room`` pixels."""
+    per_row = table.rules.max_pip + 1  # rows hold the widest suit: 7 keys (double-six), 10 (double-nine)
+    cell = (room - GAP * (per_row - 1)) / per_row
+    if table.rules.max_pip <= 6:
+        cell = max(TOUCH, min(cell, 72))
+        face = min(32.0, cell / 2)
+        return cell, max(TOUCH, 2 * face + 4), face
+    # Double-nine: ten keys a row, each tile at least 32 px wide (issue 8).
+    cell = max(33.0, min(cell, 72))
+    face = max(32.0, min(cell - 2, 40))
+    return cell, 2 * face + 2, face
+
+
+def tile_picker(table: Table, act: Act, *, settling: bool, room: float) -> ft.Control:
+    """Every tile of the set by suit, played ones dimmed: tap the tile that was laid (or, settling, held)."""
+    width, height, face_width = _key_size(table, room)
+    rows: list[ft.Control] = []
+    for row in table.picker_rows():
+        keys: list[ft.Control] = []
+        for shade, suit in enumerate(row):
+            tint = ft.Colors.SURFACE_CONTAINER_HIGHEST if shade == 0 else ft.Colors.SECONDARY_CONTAINER
+            for tile in suit:
+                state = "played" if tile.played else ("listed" if tile.chosen else "in hand or boneyard")
+                keys.append(
+                    tappable(
+                        f"tile-{tile.name}",
+                        ft.Container(
+                            # Held the way players hold them: the suit's value on top.
+                            content=tile_face(tile.high, tile.low, flat=False, size=face_width, label=None),
+                            width=width,
+                            height=height,
+                            alignment=ft.Alignment.CENTER,
+                            opacity=0.25 if tile.played else 1.0,
+                            bgcolor=tint,
+                            border=ft.Border.all(3, ft.Colors.PRIMARY) if tile.chosen else None,
+                            border_radius=6,
+                            on_click=lambda _e, a=tile.low, b=tile.high: _entry(table, act, table.tap_tile, a, b)(),
+                            ink=True,
+                        ),
+                        label=f"tile {tile.name}, {state}",
+                        frame=table.revision,
+                    )
+                )
+        rows.append(ft.Row(keys, spacing=GAP, tight=True))
+    return ident(
+        "picker",
+        ft.Column(rows, spacing=GAP, tight=True),
+        label="Tap the tiles the seat still holds" if settling else "Tap the tile that was laid",
+    )
 
 
 def end_choice(table: Table, act: Act) -> ft.Control | None:
-    """Buttons for the end the pending tile goes on, when it fits more than one."""
+    """One button per end with a different outcome for the pending tile, right under the picker."""
     choices = table.end_choices()
     if not choices or table.pending is None:
         return None
     low, high = table.pending
-    buttons = [button(f"at-{at}", POSITION_WORDS[at], act(table.choose_end, at), kind="filled") for at in choices]
-    buttons.append(button("cancel-tile", "Cancel", act(table.cancel_pending), kind="text"))
-    return card(heading(f"{low}-{high} fits more than one end: where was it laid?"), wrap_row(buttons),
-                ft.Text("Or tap the end in the picture of the layout.", size=12))
-
-
-def actions_row(table: Table, act: Act) -> ft.Control:
-    """Draw, pass, undo, redo and renege, in one row that never wraps (the picker stays put)."""
-    hand = table.hand
-    playing = table.phase == PLAY
-    drawable = hand.drawable if hand and playing else 0
-    controls = [
-        # Every action stays tappable: a tap sent before the screen caught up still
-        # counts, and one the rules refuse is answered with the engine's reason.
+    buttons = [
         button(
-            "draw", "Draw", act(table.draw), kind="filled" if playing and drawable > 0 else "outlined", compact=True
-        ),
-        button(
-            "pass",
-            "Pass",
-            act(table.pass_turn),
-            kind="tonal" if playing and hand is not None and hand.can_pass else "outlined",
-            compact=True,
-        ),
-        button("undo", "Undo", act(table.undo), kind="outlined", compact=True),
-        button("redo", "Redo", act(table.redo), kind="outlined", compact=True),
-        button("renege", "Renege", act(table.start_renege), kind="outlined", compact=True),
+            f"at-{at}",
+            table.end_option_words(at),
+            _entry(table, act, table.choose_end, at),
+            kind="filled",
+            frame=table.revision,
+        )
+        for at in choices
     ]
-    return ft.Row([ft.Container(content=c, expand=True) for c in controls], spacing=4)
+    buttons.append(button("cancel-tile", "Cancel", act(table.cancel_pending), kind="text"))
+    return ft.Column(
+        [
+            note(f"{low}-{high} fits ends that count differently: where was it laid?", size=14),
+            wrap_row(buttons, spacing=6),
+        ],
+        spacing=4,
+        tight=True,
+    )
 
 
-def call_panel(table: Table, act: Act) -> ft.Control | None:
-    """Called right, another number, or not called; flags with their consequence; muggins claims."""
+def call_row(table: Table, act: Act) -> ft.Control | None:
+    """The call on the last play: called right, not called, or another number; flags, fixes and claims.
+
+    Hidden, it leaves a ``call-reopen`` button until the next tile is entered.
+    """
+    if table.can_reopen_call():
+        return button("call-reopen", "Call on the last tile…", act(table.open_call), kind="outlined")
     panel = table.call_panel()
     if panel is None:
         return None
-    if panel.score:
-        what = f"{panel.player}'s play made {panel.board_count}: scores {panel.score}."
-    else:
-        what = f"{panel.player}'s play made {panel.board_count}: no score."
+    made = f"{panel.player}'s play made {panel.board_count}" + (
+        f": scores {panel.score}." if panel.score else ": no score."
+    )
     called = "nothing" if panel.call == 0 else str(panel.call)
-    rows: list[ft.Control] = [
-        heading("Call"),
-        ft.Text(what, size=14),
-        note(f"Called: {called}. {panel.consequence}", identifier="call-result", size=14),
-    ]
+    top = ft.Row(
+        [
+            button(
+                "call-ok",
+                f"Called {panel.score}" if panel.score else "No score",
+                _entry(table, act, table.call, None),
+                kind="filled" if not panel.flags else "outlined",
+                compact=True,
+                expand=False,
+                frame=table.revision,
+            ),
+            button(
+                "call-none",
+                "Not called",
+                _entry(table, act, table.call, 0),
+                kind="filled" if panel.call == 0 and panel.score else "outlined",
+                compact=True,
+                expand=False,
+                frame=table.revision,
+            ),
+            ft.Column(
+                [note(made, size=14), note(f"Called {called}. {panel.consequence}", identifier="call-result", size=14)],
+                spacing=0,
+                tight=True,
+                expand=True,
+            ),
+            button("call-close", "Hide", act(table.close_call), kind="text", compact=True, expand=False),
+        ],
+        spacing=4,
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+    numbers = ft.Row(
+        [
+            button(
+                f"call-{n}",
+                str(n),
+                _entry(table, act, table.call, n),
+                kind="filled" if n == panel.call and n != panel.score else "outlined",
+                width=TOUCH,
+                compact=True,
+                expand=False,
+                frame=table.revision,
+            )
+            for n in panel.calls
+        ],
+        spacing=GAP,
+        wrap=True,
+        run_spacing=GAP,
+    )
+    rows: list[ft.Control] = [top, numbers]
     if panel.flags:
         rows.append(note("Flags: " + ", ".join(panel.flags), identifier="call-flags", size=14, color=ft.Colors.ERROR))
-    ok_text = f"Called {panel.score}" if panel.score else "Called nothing (right)"
-    choices = [
-        button("call-ok", ok_text, act(table.call, None), kind="filled"),
-        button("call-none", "Not called", act(table.call, 0), kind="outlined"),
-    ]
-    choices += [button(f"call-{n}", str(n), act(table.call, n), kind="outlined", width=64) for n in panel.calls]
-    rows.append(wrap_row(choices, spacing=6))
     if panel.can_fix:
         rows.append(
             button(
-                "call-fix", f"Corrected before the next tile: record {panel.score}", act(table.fix_call), kind="tonal"
+                "call-fix",
+                f"Corrected before the next tile: record {panel.score}",
+                _entry(table, act, table.fix_call),
+                kind="tonal",
+                frame=table.revision,
             )
         )
     if panel.claimants:
@@ -232,15 +298,83 @@ def call_panel(table: Table, act: Act) -> ft.Control | None:
                     button(
                         f"muggins-{seat}",
                         f"Muggins: {table.player(seat)} claims {panel.score}",
-                        act(table.claim_muggins, seat),
+                        _entry(table, act, table.claim_muggins, seat),
                         kind="filled",
+                        frame=table.revision,
                     )
                     for seat in panel.claimants
-                ]
+                ],
+                spacing=6,
             )
         )
-    rows.append(button("call-close", "Hide", act(table.close_call), kind="text"))
-    return card(*rows)
+    return ident("call-row", ft.Column(rows, spacing=4, tight=True))
+
+
+def actions_row(table: Table, act: Act) -> ft.Control:
+    """Draw, the draw stepper, pass, undo and redo, in one row that never wraps (the picker stays put)."""
+    hand = table.hand
+    playing = table.phase == PLAY
+    drawable = hand.drawable if hand and playing else 0
+    steps = table.draw_choices()
+    controls = [
+        # Every action stays tappable: one the rules refuse is answered with the engine's reason.
+        button(
+            "draw",
+            "Draw",
+            _entry(table, act, table.draw),
+            kind="filled" if playing and drawable > 0 else "outlined",
+            compact=True,
+            frame=table.revision,
+        ),
+        button(
+            "draw-more",
+            "Drew 2+",
+            act(table.toggle_draws),
+            kind="tonal" if table.draw_open else "outlined",
+            disabled=not steps,
+            compact=True,
+        ),
+        button(
+            "pass",
+            "Pass",
+            _entry(table, act, table.pass_turn),
+            kind="tonal" if playing and hand is not None and hand.can_pass else "outlined",
+            compact=True,
+            frame=table.revision,
+        ),
+        button("undo", "Undo", _entry(table, act, table.undo), kind="outlined", compact=True, frame=table.revision),
+        button("redo", "Redo", _entry(table, act, table.redo), kind="outlined", compact=True, frame=table.revision),
+    ]
+    # Each slot is keyed by the revision too, so the button in it is a new control on every revision.
+    return ft.Row(
+        [ft.Container(content=c, expand=True, key=f"slot-{i}@{table.revision}") for i, c in enumerate(controls)],
+        spacing=4,
+    )
+
+
+def draw_stepper(table: Table, act: Act) -> ft.Control | None:
+    """``drew N`` in one tap, when the stepper is open."""
+    steps = table.draw_choices()
+    if not table.draw_open or not steps:
+        return None
+    who = table.player(table.hand.turn) if table.hand else ""
+    buttons = [
+        button(
+            f"draw-{n}",
+            str(n),
+            _entry(table, act, table.draw_many, n),
+            kind="outlined",
+            width=TOUCH,
+            compact=True,
+            expand=False,
+            frame=table.revision,
+        )
+        for n in steps
+    ]
+    return ft.Column([note(f"{who} drew how many on this visit?", size=14), wrap_row(buttons, spacing=GAP)], spacing=4)
+
+
+# -- panels ------------------------------------------------------------------------------
 
 
 def renege_panel(table: Table, act: Act) -> ft.Control | None:
@@ -263,7 +397,13 @@ def renege_panel(table: Table, act: Act) -> ft.Control | None:
     rows.append(
         wrap_row(
             [
-                button("confirm-renege", "Apply the renege", act(table.confirm_renege), kind="filled"),
+                button(
+                    "confirm-renege",
+                    "Apply the renege",
+                    _entry(table, act, table.confirm_renege),
+                    kind="filled",
+                    frame=table.revision,
+                ),
                 button("cancel-renege", "Cancel", act(table.cancel_renege), kind="text"),
             ]
         )
@@ -271,24 +411,24 @@ def renege_panel(table: Table, act: Act) -> ft.Control | None:
     return card(*rows)
 
 
-def settle_panel(table: Table, act: Act, on_text: Callable[[int, str], None]) -> ft.Control | None:
+def settle_panel(table: Table, act: Act) -> ft.Control | None:
     """Enter each seat's remaining pips (or tap its tiles), see the rounding, then settle."""
     if table.phase != SETTLE:
         return None
-    hand = table.hand
-    assert hand is not None
     rows: list[ft.Control] = [heading(f"{table.end_words()}: what is left in each hand?")]
     for seat in table.seats():
         listed = table.remaining_tiles.get(seat.seat, [])
-        value = table.remaining_text.get(seat.seat, "" if seat.tiles_held else "0")
+        problem = table.remaining_problem(seat.seat)
         field = ident(
             f"remaining-{seat.seat}",
             ft.TextField(
-                label=f"{seat.name}'s pips ({seat.tiles_held} tiles)",
-                value=value,
+                label=f"{seat.name}'s pips ({plural(seat.tiles_held, 'tile')})",
+                value=table.remaining_text.get(seat.seat, "" if seat.tiles_held else "0"),
                 keyboard_type=ft.KeyboardType.NUMBER,
-                width=190,
-                on_change=lambda e, s=seat.seat: on_text(s, e.control.value or ""),
+                width=170,
+                text_size=16,
+                error="Not possible" if problem else None,
+                on_change=lambda e, s=seat.seat: act(table.set_remaining_text, s, e.control.value or "")(),
                 disabled=bool(listed),
             ),
         )
@@ -300,12 +440,17 @@ def settle_panel(table: Table, act: Act, on_text: Callable[[int, str], None]) ->
             kind="filled" if tapping else "outlined",
             disabled=seat.tiles_held == 0,
         )
-        shown = ft.Text(", ".join(listed), size=13) if listed else None
+        shown = ft.Text(", ".join(listed), size=14) if listed else None
         rows.append(wrap_row([c for c in (field, tap_button, shown) if c is not None]))
-    preview = table.settle_preview()
+    problem = table.settle_problem()
+    preview = table.settle_preview() if problem is None else None
     if preview:
-        rows.append(note(preview, identifier="settle-preview", size=13))
-    rows.append(button("settle", "Settle the hand", act(table.settle), kind="filled"))
+        rows.append(note(preview, identifier="settle-preview", size=14))
+    elif problem and any(table.remaining_text.get(s.seat, "").strip() for s in table.seats()):
+        rows.append(note(problem, identifier="settle-problem", size=14, color=ft.Colors.ERROR))
+    rows.append(
+        button("settle", "Settle the hand", _entry(table, act, table.settle), kind="filled", frame=table.revision)
+    )
     return card(*rows)
 
 
@@ -323,9 +468,8 @@ def hand_over_panel(table: Table, act: Act) -> ft.Control | None:
         rows.append(note(settled.words, identifier="hand-result"))
     result = table.game_result()
     if result is not None:
-        rows.append(ft.Text(f"{result.winner_names} win!", size=24, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))
-        rows.append(note(result.words, identifier="game-result", size=15))
-    rows.append(note(table.next_setter_words(), size=13))
+        rows.append(note(result.words, identifier="game-result", size=16, color=ft.Colors.PRIMARY))
+    rows.append(note(table.next_setter_words(), size=14))
     choices = table.setter_choices()
     if choices:
         rows.append(
@@ -342,49 +486,123 @@ def hand_over_panel(table: Table, act: Act) -> ft.Control | None:
             )
         )
     if result is not None:
-        rows.append(button("next-game", "Next game", act(table.next_hand), kind="filled", icon=ft.Icons.REPLAY))
+        rows.append(
+            button(
+                "next-game",
+                "Next game",
+                _entry(table, act, table.next_hand),
+                kind="filled",
+                icon=ft.Icons.REPLAY,
+                frame=table.revision,
+            )
+        )
     else:
-        rows.append(button("next-hand", "Next hand", act(table.next_hand), kind="filled", icon=ft.Icons.ARROW_FORWARD))
+        rows.append(
+            button(
+                "next-hand",
+                "Next hand",
+                _entry(table, act, table.next_hand),
+                kind="filled",
+                icon=ft.Icons.ARROW_FORWARD,
+                frame=table.revision,
+            )
+        )
     return card(*rows)
 
 
-def table_screen(
-    table: Table, act: Act, on_text: Callable[[int, str], None], header: ft.Control, *, wide: bool
-) -> ft.Control:
-    """The whole table screen, drawn so the tile picker does not move when panels come and go.
+def details(table: Table, act: Act) -> ft.Control:
+    """What is a swipe away: the count's breakdown, the Sniff's stage, the boneyard and the rules."""
+    board = table.board()
+    rows: list[ft.Control] = [
+        heading(table.title()),
+        note(board.sniff_stage, identifier="sniff-stage", size=14),
+        note(f"{table.boneyard_words()} · open ends: {board.open_ends}", identifier="boneyard", size=14),
+        wrap_row(
+            [
+                button(
+                    "breakdown",
+                    "Hide the count's sum" if table.breakdown_open else "Count's sum on top",
+                    act(table.toggle_breakdown),
+                    kind="text",
+                ),
+                button("renege", "Renege…", act(table.start_renege), kind="outlined"),
+            ],
+            spacing=6,
+        ),
+    ]
+    return card(*rows)
 
-    Phone: status, actions, picker, then the panels, then the picture.
-    Wide: status and picture on the left; actions, picker and panels on the right.
+
+def _safe(build: Callable[[], ft.Control | None], table: Table) -> ft.Control | None:
+    """Draw one part; should it fail, the rest of the screen is still drawn and the failure said once."""
+    try:
+        return build()
+    except Exception:
+        log.exception("drawing part of the table for match %s failed", table.match_id)
+        return note("Part of the table could not be drawn: Undo, or reload the page.", size=14, color=ft.Colors.ERROR)
+
+
+def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0, height: float = 0) -> ft.Control:
+    """The whole table screen; the header (title bar, count, scores, turn) stays on top.
+
+    ``width`` and ``height`` are the page's size in pixels (0: unknown, drawn as a phone).
     """
     phase = table.phase
-    fixed: list[Any] = [actions_row(table, act)]
-    if phase == PLAY or (phase == SETTLE and table.settle_seat is not None):
-        fixed.append(tile_picker(table, act, settling=phase == SETTLE))
-    panels: list[Any] = [
-        message_bar(table.message),
-        end_choice(table, act),
-        call_panel(table, act) if phase == PLAY else None,
-        renege_panel(table, act),
-        settle_panel(table, act, on_text),
-        hand_over_panel(table, act),
+    wide = width >= WIDE
+    sideways = not wide and height and width > height
+    room = (width or 360) - 2 * PAGE_PAD
+    if wide:
+        room = room * 6 / 11 - 12
+    elif sideways:
+        room = 0  # the picker at its smallest, the rest of the width for the call row and panels
+    room = max(room, 7 * TOUCH + 6 * GAP)
+    picking = phase == PLAY or (phase == SETTLE and table.settle_seat is not None)
+    pending = table.pending_end_words()
+    tapping = table.tapping_words()
+    next_tap: list[ft.Control | None] = [
+        _safe(lambda: message_bar(table.message), table),
+        note(pending, identifier="end-pending", size=14, color=ft.Colors.TERTIARY) if pending else None,
+        note(tapping, identifier="tapping", size=14) if tapping else None,
+        note(table.last_entry_words() or "", identifier="last-entry", size=14) if table.last_entry_words() else None,
     ]
-    doing = [c for c in fixed + panels if c is not None]
-    status = status_panel(table, act)
-    taps = {at: act(table.choose_end, at) for at in table.end_choices()}
-    picture = layout_picture(table.picture(), taps, room=520 if wide else 340)
-    if not wide:
-        return ft.Column([header, status, *doing, picture], spacing=10)
-    return ft.Column(
-        [
-            header,
-            ft.Row(
-                [
-                    ft.Column([status, picture], spacing=10, expand=5),
-                    ft.Column(doing, spacing=10, expand=6),
-                ],
-                vertical_alignment=ft.CrossAxisAlignment.START,
-                spacing=12,
-            ),
-        ],
-        spacing=10,
+    picker = _safe(lambda: tile_picker(table, act, settling=phase == SETTLE, room=room), table) if picking else None
+    below: list[ft.Control | None] = [
+        _safe(lambda: end_choice(table, act), table) or _safe(lambda: call_row(table, act), table),
+        actions_row(table, act),
+        _safe(lambda: draw_stepper(table, act), table),
+        _safe(lambda: renege_panel(table, act), table),
+        _safe(lambda: irregular_panel(table, act), table) if phase == PLAY else None,
+        _safe(lambda: settle_panel(table, act), table),
+        _safe(lambda: hand_over_panel(table, act), table),
+    ]
+    taps = {at: _entry(table, act, table.choose_end, at) for at in table.end_choices()}
+    picture = _safe(
+        lambda: layout_picture(table.picture(), taps, room=int(room if not wide else width * 5 / 11 - 24)), table
     )
+    more = [picture, _safe(lambda: details(table, act), table)]
+    top = ft.Column([header, status_strip(table, act)], spacing=2, tight=True)
+    if table.breakdown_open:
+        board = table.board()
+        parts = [f"{label}: {points}" for label, points in board.breakdown] or ["nothing on the table"]
+        top.controls.append(note(" + ".join(parts) + f" = {board.count}", identifier="count-breakdown", size=14))
+
+    def scrolled(controls: list[ft.Control | None], **kw: Any) -> ft.Column:
+        return ft.Column([c for c in controls if c is not None], spacing=6, scroll=ft.ScrollMode.AUTO, **kw)
+
+    if wide:
+        body: ft.Control = ft.Row(
+            [scrolled(more, expand=5), scrolled([*next_tap, picker, *below], expand=6)],
+            vertical_alignment=ft.CrossAxisAlignment.START,
+            spacing=12,
+            expand=True,
+        )
+    elif sideways:
+        body = ft.Row(
+            [scrolled([picker, *next_tap], width=room), scrolled([*below, *more], expand=1)],
+            vertical_alignment=ft.CrossAxisAlignment.START,
+            spacing=12,
+            expand=True,
+        )
+    else:
+        body = scrolled([*next_tap, picker, *below, *more], expand=True)
+    return ft.Column([top, body], spacing=4, expand=True)
