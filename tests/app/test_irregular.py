@@ -132,6 +132,9 @@ class TestStood:
         # Changing the call keeps the mark.
         table.call(0)
         assert _record(store, table)[-1] == {"play": "2-0", "at": "right", "by": 1, "call": 0, "stands": True}
+        # Undo takes back the amended call, then the tile that stood.
+        table.undo()
+        assert _record(store, table)[-1] == {"play": "2-0", "at": "right", "by": 1, "stands": True}
         table.undo()
         assert _record(store, table) == [{"play": "5-5"}]
 

@@ -52,7 +52,8 @@ def irregular_panel(table: Table, act: Act) -> ft.Control | None:
                 button(
                     "confirm-irregular",
                     "Record it",
-                    act(menu.confirm),
+                    # An entry: a tap drawn on an older screen (a double tap) is ignored.
+                    act(table.entry, table.revision, menu.confirm),
                     kind="filled",
                     disabled=preview is None or not preview.allowed,
                 ),
