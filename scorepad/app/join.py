@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import hmac
 import html
 import io
 import ipaddress
+import json
+import os
 import secrets
 import socket
 import time
@@ -33,8 +36,9 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import segno
-from argon2 import PasswordHasher
+from argon2 import PasswordHasher, Type
 from argon2.exceptions import VerificationError
+from argon2.low_level import hash_secret_raw
 
 from scorepad.app.surface import header, plain_response, refuse_socket
 
@@ -167,12 +171,26 @@ class _Attempts:
 
 
 class JoinCode:
-    """This run's join code, kept only as its argon2 hash, and the browsers that gave it."""
+    """This run's join code, kept only as its argon2 hash, and the cookies that prove it was given.
+
+    A cookie is a random nonce and its HMAC under a key derived from the code
+    with argon2: every server process of one run (``--workers``) derives the
+    same key from the same code, so a browser that joined through one process
+    is let in by all of them, and nobody can make a cookie without the code.
+    """
 
     def __init__(self, code: str | None = None) -> None:
         plain = code or "".join(secrets.choice("0123456789") for _ in range(CODE_DIGITS))
         self._hash = _HASHER.hash(plain)
-        self._tokens: set[str] = set()
+        self._key = hash_secret_raw(
+            plain.encode(),
+            salt=b"scorepad join cookie",
+            time_cost=_HASHER.time_cost,
+            memory_cost=_HASHER.memory_cost,
+            parallelism=_HASHER.parallelism,
+            hash_len=32,
+            type=Type.ID,
+        )
         self._attempts = _Attempts()
         self.code_for_printing = plain
 
@@ -193,26 +211,40 @@ class JoinCode:
 
     def new_token(self) -> str:
         """A cookie value for a browser that gave the right code."""
-        token = secrets.token_urlsafe(32)
-        self._tokens.add(hashlib.sha256(token.encode()).hexdigest())
-        return token
+        nonce = secrets.token_urlsafe(24)
+        return f"{nonce}.{self._mac(nonce)}"
 
     def admits(self, token: str | None) -> bool:
-        """Whether a cookie value is one this run gave out."""
-        return bool(token) and hashlib.sha256(str(token).encode()).hexdigest() in self._tokens
+        """Whether a cookie value was made by a server that knows this run's code."""
+        nonce, _, mac = (token or "").partition(".")
+        return bool(nonce and mac) and hmac.compare_digest(mac, self._mac(nonce))
+
+    def _mac(self, nonce: str) -> str:
+        return hmac.new(self._key, nonce.encode(), hashlib.sha256).hexdigest()
 
 
 _current: JoinLink | None = None
+# Set by the serving process, read by its workers (``--workers``), which start afresh.
+LINK_ENV = "SCOREPAD_JOIN_LINK"
 
 
 def set_join_link(link: JoinLink | None) -> None:
     """Record where this server is joined from (``serve_web`` calls it at start)."""
     global _current
     _current = link
+    if link is None:
+        os.environ.pop(LINK_ENV, None)
+    else:
+        os.environ[LINK_ENV] = json.dumps({"url": link.url, "code": link.code, "address": link.address})
 
 
 def join_link() -> JoinLink | None:
     """The address (with code) another phone opens to join, or None when served on this computer only."""
+    if _current is None and os.environ.get(LINK_ENV):
+        try:
+            return JoinLink(**json.loads(os.environ[LINK_ENV]))
+        except (ValueError, TypeError):
+            return None
     return _current
 
 

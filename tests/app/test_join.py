@@ -23,7 +23,12 @@ def test_tokens_are_random_and_only_ours_admit() -> None:
     token = code.new_token()
     assert code.admits(token)
     assert not code.admits(None) and not code.admits("") and not code.admits(token + "x")
+    assert not code.admits(token.split(".")[0] + ".") and not code.admits("made.up")
     assert code.new_token() != token
+    # Another process of the same run (--workers) knows the same code, so it takes the cookie;
+    # a server with another code does not.
+    assert JoinCode("123456").admits(token)
+    assert not JoinCode("654321").admits(token)
 
 
 def test_wrong_codes_wait_per_client_and_in_all() -> None:

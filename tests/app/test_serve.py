@@ -12,6 +12,7 @@ import re
 import socket
 import subprocess
 import sys
+import time
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -107,6 +108,14 @@ def test_the_big_runtime_files_come_compressed_and_the_shell_points_at_versioned
     prefix = versioned.group(1)
     assert f'flet.canvasKitBaseUrl="{prefix}canvaskit/"' in shell
 
+    # On a first start the copies are made in the background: wait for this one (progress, not time).
+    deadline = time.monotonic() + 120
+    while (
+        get(local.port, prefix + "main.dart.wasm", {"Accept-Encoding": "gzip"}, "HEAD")[1].get("content-encoding")
+        != "gzip"
+    ):
+        assert time.monotonic() < deadline, "main.dart.wasm was never served compressed"
+        time.sleep(0.5)
     status, headers, body = get(local.port, prefix + "main.dart.wasm", {"Accept-Encoding": "gzip, deflate, br"})
     assert status == 200 and headers.get("content-encoding") == "gzip"
     assert headers.get("cache-control") == "public, max-age=31536000, immutable"
