@@ -66,6 +66,23 @@ class Transfers:
         return [(self.urls.get(rid, "?").split("/", 3)[-1], size) for rid, size in ranked]
 
 
+def wait_compressed(url: str, *, timeout: float = 300.0) -> None:
+    """Wait until the big runtime files are served compressed (a first start compresses them in the background)."""
+    import time
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    for path in ("main.dart.wasm", "canvaskit/skwasm.wasm", "assets/fonts/MaterialIcons-Regular.otf"):
+        while True:
+            request = urllib.request.Request(url + path, method="HEAD", headers={"Accept-Encoding": "gzip"})
+            with urllib.request.urlopen(request, timeout=10) as reply:
+                if reply.headers.get("Content-Encoding") == "gzip":
+                    break
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{path} was not served compressed within {timeout} s")
+            time.sleep(0.5)
+
+
 def measure(browser: Any, url: str, viewport: dict[str, int]) -> dict[str, Any]:
     """One cold load in a fresh context, then one warm reload: the bytes and requests of each."""
     # No request routing: Playwright turns the HTTP cache off for a page whose requests it routes.
@@ -101,6 +118,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         server = AppServer(f"sqlite:///{Path(tmp) / 'bench.db'}").start(timeout=120)
         try:
+            wait_compressed(server.url)
             with sync_playwright() as playwright:
                 browser = launch_chromium(playwright)
                 try:
