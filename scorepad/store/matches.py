@@ -21,6 +21,8 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlmodel import Session, col
 
+from scorepad.rules.errors import RecordFormatError
+from scorepad.rules.names import check_name
 from scorepad.store import repository as repo
 from scorepad.store.db import session_scope, writer
 from scorepad.store.errors import StoreError, UnknownMatch
@@ -29,7 +31,6 @@ from scorepad.store.store import AuditItem, Store
 from scorepad.store.summary import MatchSummary, summary_from_cache
 
 LABEL_MAX = 40  # characters: a table's name or number, as short as a player's name
-NAME_MAX = 40
 
 
 class MatchEditRefused(StoreError, ValueError):
@@ -55,24 +56,22 @@ class MatchLine:
 
 
 def checked_names(names: list[str]) -> list[str]:
-    """The players' names as stored: trimmed, each 1 to 40 printable characters, no two alike.
+    """The players' names as stored: trimmed, each checked by ``scorepad.rules.names``, no two alike.
 
     Names are compared case aside ("ann" and "Ann " are one name). Raises
-    ``MatchEditRefused`` with one sentence naming the seat at fault.
+    ``MatchEditRefused`` with one sentence: the engine's (blank, more than 40
+    characters, a character that cannot be shown) or the duplicate's.
     """
     cleaned = [" ".join(str(name).split()) for name in names]
-    seen: dict[str, int] = {}
+    seen: set[str] = set()
     for seat, name in enumerate(cleaned):
-        if not name:
-            raise MatchEditRefused(f"Seat {seat + 1} needs a name.")
-        if len(name) > NAME_MAX:
-            raise MatchEditRefused(f"{name[:20]}…: a name has at most {NAME_MAX} characters, this one {len(name)}.")
-        if not name.isprintable():
-            raise MatchEditRefused(f"{name}: a name may hold letters, digits, spaces and punctuation only.")
-        key = name.casefold()
-        if key in seen:
+        try:
+            check_name(name, seat=seat)
+        except RecordFormatError as err:
+            raise MatchEditRefused(sentence(str(err)) + ".") from None
+        if name.casefold() in seen:
             raise MatchEditRefused(f"Two players are called {name}: give each player a different name.")
-        seen[key] = seat
+        seen.add(name.casefold())
     return cleaned
 
 
@@ -246,6 +245,11 @@ def audit_trail(store: Store, match_id: int) -> list[AuditItem]:
             )
             for r in rows
         ]
+
+
+def sentence(text: str) -> str:
+    """``text`` with its first letter capitalised (the engine's reasons start in lower case)."""
+    return text[:1].upper() + text[1:]
 
 
 def _row(session: Session, match_id: int) -> Any:

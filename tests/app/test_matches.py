@@ -33,7 +33,8 @@ class TestNewMatch:
         pad = ScorePad(store, device="test")
         pad.name_player(0, "A" * 41)
         pad.start_match()
-        assert pad.table is None and pad.message is not None and "at most 40 characters" in pad.message
+        assert pad.table is None
+        assert pad.message == "Player 1's name is 41 characters long; at most 40 are allowed."
 
 
 class TestRename:

@@ -89,10 +89,13 @@ class TestRename:
 
     def test_a_name_too_long_or_blank_is_refused(self, store: Store) -> None:
         match_id = _match(store)
-        with pytest.raises(MatchEditRefused, match="at most 40"):
+        too_long = r"^Player 2's name is 41 characters long; at most 40 are allowed\.$"
+        with pytest.raises(MatchEditRefused, match=too_long):
             rename_player(store, match_id, 1, "B" * 41)
-        with pytest.raises(MatchEditRefused, match="needs a name"):
+        with pytest.raises(MatchEditRefused, match=r"^Player 2's name is blank\.$"):
             rename_player(store, match_id, 1, "   ")
+        with pytest.raises(MatchEditRefused, match="control character"):
+            rename_player(store, match_id, 1, "Bob\x1b[2J")
         with pytest.raises(MatchEditRefused, match="seats 0 to 1"):
             rename_player(store, match_id, 2, "Cy")
 
