@@ -10,6 +10,7 @@ from typing import Any
 
 import flet as ft
 
+from scorepad.app.components.dispute import dispute_screen
 from scorepad.app.components.home import history_screen, home_screen, new_match_screen
 from scorepad.app.components.matches import match_details, remember_device_match
 from scorepad.app.components.sheet import sheet_screen
@@ -25,7 +26,7 @@ from scorepad.app.sessions import (
     refusal_words,
     relay_for,
 )
-from scorepad.app.state import HISTORY, HOME, NEW, SHEET, TABLE, ScorePad
+from scorepad.app.state import DISPUTE, HISTORY, HOME, NEW, SHEET, TABLE, ScorePad
 
 log = logging.getLogger("scorepad.live")
 WIDE = 900  # pixels: from here on the table screen uses two columns
@@ -202,6 +203,8 @@ def App(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live:
         body = sheet_screen(pad.table.sheet(), header, match_details(pad, act))
     elif pad.screen == NEW:
         body = new_match_screen(pad, act, on_name, on_target, header)
+    elif pad.screen == DISPUTE and pad.dispute is not None:
+        body = dispute_screen(pad.dispute, act, header, width=page.width or 360)
     elif pad.screen == HISTORY:
         body = history_screen(pad, act, header)
     else:

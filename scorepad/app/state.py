@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorepad.app.dispute import Dispute
 from scorepad.app.matchbook import MatchBook
 from scorepad.app.table import Table
 from scorepad.rules import (
@@ -26,6 +27,7 @@ from scorepad.store.ids import parse_match_id
 from scorepad.store.matches import checked_names, label_match
 
 HOME, NEW, TABLE, SHEET, HISTORY = "home", "new", "table", "sheet", "history"
+DISPUTE = "dispute"  # the Dispute screen (scorepad.app.dispute)
 DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Di")
 
 
@@ -110,6 +112,7 @@ class ScorePad:
         self.message: str | None = None
         self.on_saved: Callable[[Any, str], None] | None = None
         self.book = MatchBook(store, device=device)
+        self.dispute: Dispute | None = None
 
     # -- reading ---------------------------------------------------------------
 
@@ -119,6 +122,8 @@ class ScorePad:
         if self.table is not None and self.screen in (TABLE, SHEET):
             suffix = "/sheet" if self.screen == SHEET else ""
             return f"/match/{self.table.match_id}{suffix}"
+        if self.dispute is not None and self.screen == DISPUTE:
+            return self.dispute.route
         return {NEW: "/new", HISTORY: "/history"}.get(self.screen, "/")
 
     def matches(self) -> list[Any]:
@@ -166,6 +171,8 @@ class ScorePad:
             self.open_match(_match_id(parts[1]))
             if self.table is not None and len(parts) > 2 and parts[2] == "sheet":
                 self.screen = SHEET
+        elif len(parts) >= 2 and parts[0] == "dispute":
+            self.open_dispute(_match_id(parts[1]))
         elif parts[:1] == ["new"]:
             self.new_match()
         elif parts[:1] == ["history"]:
@@ -324,6 +331,30 @@ class ScorePad:
         self.message = None
         self.screen = TABLE
         self.book.opened(match_id)
+
+    def open_dispute(self, match_id: Any) -> None:
+        """Open a stored match on the Dispute screen, at its first event."""
+        try:
+            self.dispute = Dispute.from_store(self.store, match_id, device=self.device)
+        except UnknownMatch:
+            self.message = f"There is no match {match_id} in this score-pad."
+            self.screen = HOME
+            return
+        except SniffError as err:
+            self.message = str(err)
+            return
+        self.message = None
+        self.screen = DISPUTE
+
+    def open_record(self, text: str | bytes, name: str) -> None:
+        """Open a record file (sniff-record/1) on the Dispute screen; one sentence if it cannot be read."""
+        try:
+            self.dispute = Dispute.from_record(text, name=name)
+        except SniffError as err:
+            self.message = f"{name}: {err}"
+            return
+        self.message = None
+        self.screen = DISPUTE
 
 
 def _unfinished(summary: Any) -> bool:

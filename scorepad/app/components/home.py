@@ -7,6 +7,7 @@ from collections.abc import Callable
 import flet as ft
 
 from scorepad.app.components.common import TOUCH, button, card, heading, ident, note, tappable, tile_face, wrap_row
+from scorepad.app.components.dispute import dispute_button, record_file_button
 from scorepad.app.components.table_screen import message_bar
 from scorepad.app.matchbook import ARCHIVE, DELETE, line_words
 from scorepad.app.state import ScorePad
@@ -284,6 +285,7 @@ def history_screen(pad: ScorePad, act: Act, header: ft.Control) -> ft.Control:
         ]
     )
     rows: list[ft.Control] = [heading("Archived matches" if filters.archived else "History"), filter_row]
+    rows.append(record_file_button(pad, act))
     question = book.question()
     if question is not None:
         action, _match_id = book.asking or ("", 0)
@@ -319,6 +321,7 @@ def history_screen(pad: ScorePad, act: Act, header: ft.Control) -> ft.Control:
                     wrap_row(
                         [
                             button(f"open-{line.id}", "Open", act(pad.open_match, line.id), kind="outlined"),
+                            dispute_button(pad, act, line.id),
                             button(
                                 f"archive-{line.id}",
                                 "Bring back" if line.archived else "Archive",

@@ -1,0 +1,90 @@
+"""The Dispute screen's model: stepping through a stored match or a record file, and what it shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scorepad.app.dispute import Dispute
+from scorepad.app.state import DISPUTE, HOME, ScorePad
+
+DATA = Path(__file__).parent.parent / "data" / "analysis"
+
+
+def record_text(name: str) -> str:
+    return (DATA / f"{name}.json").read_text()
+
+
+def test_steps_next_back_and_jump() -> None:
+    dispute = Dispute.from_record(record_text("renege-cleared"), name="cleared")
+    view = dispute.view()
+    assert view.where == "Hand 1 of 1 (game 1) · event 1 of 14"
+    assert view.event == "Ann sets 6-6 (Boxcars): count 12, no score"
+    assert view.can_back is not False or dispute.step == 1
+    dispute.back()
+    assert dispute.view().event == "Start of hand 1: Ann sets"
+    assert not dispute.view().can_back
+    for _ in range(20):
+        dispute.next()
+    view = dispute.view()
+    assert view.where.endswith("event 14 of 14") and not view.can_next
+    dispute.jump(1)
+    assert dispute.step == 1
+
+
+def test_count_breakdown_cites_the_rule_behind_each_part() -> None:
+    dispute = Dispute.from_record(record_text("renege-cleared"), name="cleared")
+    dispute.go_to(1, 9)  # Bob's 1-2 left: 2 + 1 + the Sniff's 12 = 15
+    view = dispute.view()
+    assert view.count == 15
+    assert [(p.label, p.points, p.section) for p in view.parts] == [
+        ("left 2", 2, "Smartt §7.1"),
+        ("right 1", 1, "Smartt §7.1"),
+        ("Sniff 6-6 (both short ends uncovered: 12)", 12, "Smartt §6"),
+    ]
+    assert view.count_words.endswith("= 15")
+    assert view.call == "Called right: 15 scored."
+
+
+def test_renege_evidence_settlement_and_ruling() -> None:
+    dispute = Dispute.from_record(record_text("renege-cleared"), name="cleared")
+    dispute.go_to(1, 2)
+    assert any(n.startswith("Renege cleared: Every tile Bob held then is known") for n in dispute.view().notes)
+    dispute.go_to(1, 14)
+    view = dispute.view()
+    assert view.settlement == (
+        "left in hand: Bob 15 pips",
+        "15 rounds to 15 (Smartt §9.2)",
+        "Ann scores 15 (Smartt §9.1)",
+    )
+    assert view.ruling == "Hand 1: Ann went out, and Ann takes 15; Ann 15, Bob 15."
+    proved = Dispute.from_record(record_text("renege-proved"), name="proved")
+    proved.go_to(1, 2)
+    assert any(n.startswith("Renege proved: Bob drew while 2 tiles") for n in proved.view().notes)
+
+
+def test_a_bad_record_file_is_one_sentence(store) -> None:
+    pad = ScorePad(store)
+    pad.open_record(b"{not json", "mine.json")
+    assert pad.screen == HOME and pad.message is not None and pad.message.startswith("mine.json: not JSON")
+    pad.open_record(record_text("episcopal").encode(), "episcopal.json")
+    assert pad.screen == DISPUTE and pad.route == "/dispute"
+    assert any(n.startswith("Episcopal!") for n in _walk_notes(pad.dispute))
+
+
+def _walk_notes(dispute: Dispute | None) -> list[str]:
+    assert dispute is not None
+    notes: list[str] = []
+    for step in range(len(dispute.match.hands[0].events) + 1):
+        dispute.go_to(1, step)
+        notes += dispute.view().notes
+    return notes
+
+
+def test_a_stored_match_opens_from_its_route(store) -> None:
+    match_id = store.import_record(record_text("renege-proved"))
+    pad = ScorePad(store)
+    pad.open_route(f"/dispute/{match_id}")
+    assert pad.screen == DISPUTE and pad.route == f"/dispute/{match_id}"
+    assert pad.dispute is not None and pad.dispute.view().event == "Ann sets 5-5 (Gold Nuggets): count 10, scores 10"
+    pad.open_route("/dispute/99999")
+    assert pad.screen == HOME and pad.message == "There is no match 99999 in this score-pad."
