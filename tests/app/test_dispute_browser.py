@@ -1,0 +1,82 @@
+"""In Chromium at 360x640: a stored match opened from History on the Dispute screen.
+
+Step to an event, read its count breakdown (with the rule behind each part)
+and the hand's ruling, step back, and keep a screenshot of the screen.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorepad.store import open_store
+from tests.browser import CHROMIUM, AppServer, TablePage, launch_chromium
+
+SMALL = {"width": 360, "height": 640}
+RECORD = Path(__file__).parent.parent / "data" / "analysis" / "renege-cleared.json"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason=f"needs Debian's chromium at {CHROMIUM} (apt-get install -y chromium)"
+    ),
+]
+
+
+@pytest.fixture
+def stored(tmp_path: Path) -> Iterator[tuple[AppServer, int]]:
+    """The app served over a database holding the hand-made record as a match."""
+    url = f"sqlite:///{tmp_path / 'table.db'}"
+    store = open_store(url=url)
+    try:
+        match_id = store.import_record(RECORD.read_text())
+    finally:
+        store.close()
+    app = AppServer(url).start(log_path=tmp_path / "server.log")
+    yield app, match_id
+    app.stop()
+
+
+@pytest.fixture
+def chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()
+
+
+def test_step_to_an_event_and_read_the_count_and_the_ruling(
+    chromium: Any, stored: tuple[AppServer, int], tmp_path: Path
+) -> None:
+    server, match_id = stored
+    page = TablePage(chromium, server.url, viewport=SMALL)
+    page.open()
+    try:
+        page.tap("history")
+        page.tap(f"dispute-{match_id}")
+        page.wait_contains("dispute-where", "event 1 of 14")
+        for event in range(2, 10):
+            page.tap("dispute-next")
+            page.wait_contains("dispute-where", f"event {event} of 14")
+        # Event 9, Bob's 1-2 left: 2 + 1 + the Sniff 6-6 with both short ends open, 12 = 15.
+        page.wait_contains("dispute-event", "Bob plays 1-2 left: count 15, scores 15")
+        assert page.text("dispute-count") == (
+            "left 2 (Smartt §7.1) + right 1 (Smartt §7.1) + Sniff 6-6 (both short ends uncovered: 12) (Smartt §6) = 15"
+        )
+        assert page.text("dispute-call") == "Called right: 15 scored."
+        assert page.text("dispute-ruling") == "Hand 1: Ann went out, and Ann takes 15; Ann 15, Bob 15."
+        shots = Path(os.environ.get("SCOREPAD_SHOTS", tmp_path))
+        page.page.wait_for_timeout(300)  # let the canvas paint the frame the tree already shows
+        page.screenshot(shots / "dispute-phone.png")
+        page.tap("dispute-back")
+        page.wait_contains("dispute-where", "event 8 of 14")
+        page.wait_contains("dispute-event", "Ann plays 4-1 right")
+        assert page.exists("dispute-hand-1")
+    finally:
+        page.close()
