@@ -28,6 +28,7 @@ from scorepad.rules import IllegalRecordError, RecordFormatError
 from scorepad.store.errors import StoreError
 from scorepad.store.health import DatabaseUnusable, open_checked
 from scorepad.store.ids import parse_match_id
+from scorepad.store.matches import match_marks
 from scorepad.store.store import Store
 
 DB_HELP = "database URL or SQLite file (default: SCOREPAD_DATABASE_URL, else the app's own file)"
@@ -146,15 +147,17 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_matches(args: argparse.Namespace) -> int:
-    """``scorepad matches [--json]``: id, players, rules, started, status, scores."""
+    """``scorepad matches [--json]``: id, players, rules, started, status, scores, and the table label."""
 
     def work(store: Store) -> int:
         matches = store.list_matches()
+        marks = match_marks(store)
         if args.json:
-            sys.stdout.write(json.dumps([m.to_dict() for m in matches]) + "\n")
+            listed = [{**m.to_dict(), "label": marks.get(m.id, (None, False))[0]} for m in matches]
+            sys.stdout.write(json.dumps(listed) + "\n")
             return 0
         table = Table(title=f"{len(matches)} stored matches" if matches else "no stored matches")
-        for column in ("id", "players", "rules", "started", "status", "scores"):
+        for column in ("id", "players", "rules", "started", "status", "scores", "label"):
             table.add_column(column, justify="right" if column == "id" else "left", no_wrap=True)
         for m in matches:
             table.add_row(
@@ -164,6 +167,7 @@ def run_matches(args: argparse.Namespace) -> int:
                 m.started.astimezone().strftime("%Y-%m-%d %H:%M"),  # the scorer's own clock, not UTC
                 escape(printable(m.status)),
                 " : ".join(str(score) for score in m.scores),
+                escape(printable(marks.get(m.id, (None, False))[0] or "")),
             )
         # Into a pipe or a file the table is not cut to 80 columns (ids and names would be lost).
         width = None if sys.stdout.isatty() else 10_000

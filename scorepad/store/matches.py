@@ -28,7 +28,7 @@ from scorepad.store.db import session_scope, writer
 from scorepad.store.errors import StoreError, UnknownMatch
 from scorepad.store.models import AuditEntry, Match, Seat, as_utc, utcnow
 from scorepad.store.store import AuditItem, Store
-from scorepad.store.summary import MatchSummary, summary_from_cache
+from scorepad.store.summary import MatchSummary
 
 LABEL_MAX = 40  # characters: a table's name or number, as short as a player's name
 
@@ -188,6 +188,14 @@ def match_label(store: Store, match_id: int) -> str | None:
         return _row(session, match_id).label
 
 
+def match_marks(store: Store) -> dict[int, tuple[str | None, bool]]:
+    """Each match not deleted: its table label and whether it is archived."""
+    table = Match.__table__
+    query = select(table.c.id, table.c.label, table.c.archived_at).where(table.c.deleted_at.is_(None))
+    with session_scope(store.engine) as session:
+        return {match_id: (label, archived_at is not None) for match_id, label, archived_at in session.execute(query)}
+
+
 def match_lines(
     store: Store,
     *,
@@ -202,19 +210,18 @@ def match_lines(
     ``label`` and ``player`` match part of the label or of a player's name,
     case aside; ``since`` and ``until`` are days (inclusive) of the match's
     start, in UTC; ``archived`` False lists the matches not archived, True the
-    archived ones, None both.
+    archived ones, None both. The listing itself is the store's
+    (``Store.list_matches``, which rebuilds a damaged cache line from its log).
     """
-    table = Match.__table__
-    query = select(table.c.id, table.c.label, table.c.archived_at, table.c.summary).where(table.c.deleted_at.is_(None))
-    if archived is not None:
-        query = query.where(table.c.archived_at.is_not(None) if archived else table.c.archived_at.is_(None))
-    with session_scope(store.engine) as session:
-        rows = session.execute(query.order_by(table.c.id.desc())).all()
+    marks = match_marks(store)
     want_label = (label or "").strip().casefold()
     want_player = (player or "").strip().casefold()
     lines = []
-    for match_id, row_label, archived_at, cache in rows:
-        summary = summary_from_cache(match_id, cache)
+    for summary in store.list_matches():
+        # A match created between the two reads has no mark yet: no label, not archived.
+        row_label, is_archived = marks.get(summary.id, (None, False))
+        if archived is not None and is_archived != archived:
+            continue
         if want_label and want_label not in (row_label or "").casefold():
             continue
         if want_player and not any(want_player in name.casefold() for name in summary.players):
@@ -222,7 +229,7 @@ def match_lines(
         day = started_day(summary.started)
         if (since is not None and day < since) or (until is not None and day > until):
             continue
-        lines.append(MatchLine(summary=summary, label=row_label, archived=archived_at is not None))
+        lines.append(MatchLine(summary=summary, label=row_label, archived=is_archived))
     return lines
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from scorepad.rules import Play
-from scorepad.store import Store, StoreConflict, UnknownMatch
+from scorepad.store import Store, StoreConflict, UnknownMatch, open_store
 from scorepad.store.matches import (
     MatchEditRefused,
     archive_match,
@@ -169,3 +170,18 @@ def test_a_rename_tells_the_commit_listeners(store: Store) -> None:
     rename_player(store, match_id, 0, "Annie", device="t1")
     assert heard == [(match_id, revision + 1, "t1")]
     assert store.load(match_id).revision == revision + 1
+
+
+def test_scorepad_matches_shows_the_label(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from .test_cli import run
+
+    with open_store(db_url) as opened:
+        labelled, plain = _match(opened), _match(opened, ["Cy", "Di"])
+        label_match(opened, labelled, "Table 7")
+    assert run("matches", "--db", db_url, "--json") == 0
+    listed = {m["id"]: m for m in json.loads(capsys.readouterr().out)}
+    assert (listed[labelled]["label"], listed[plain]["label"]) == ("Table 7", None)
+    assert {"id", "players", "rules", "started", "status", "scores"} <= set(listed[plain])
+    assert run("matches", "--db", db_url) == 0
+    out = capsys.readouterr().out
+    assert "label" in out and "Table 7" in out
