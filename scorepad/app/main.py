@@ -109,19 +109,27 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
                 pad.open_route(e.route)
                 redraw()
 
+        counted = [True]  # whether this page is in the count of its address now
+
+        def leave() -> None:
+            if counted[0]:
+                pages.leave(address)
+                counted[0] = False
+
         def on_disconnect(_e: Any) -> None:
             live.stop()
-            pages.leave(address)
+            leave()
 
         def on_connect(_e: Any) -> None:
-            pages.admit(address)
+            # Coming back over the cap still shows the page (it was admitted once), uncounted.
+            counted[0] = pages.admit(address)
             live.back()
 
         def on_close(_e: Any) -> None:
             # Closed after a disconnect (Flet's timeout): already stopped and not counted.
             if not live.gone:
                 live.stop()
-                pages.leave(address)
+            leave()
             log.debug("page %s dropped", page.session.id[:8])
 
         remember_device_match(page, pad, redraw)
