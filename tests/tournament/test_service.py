@@ -1,0 +1,198 @@
+"""The tournament service on SQLite and PostgreSQL: events, registration, rounds, confirmations, standings."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+
+from scorepad.tournament import TournamentError, TournamentService
+
+from .conftest import PASSWORD
+from .helpers import game_hands, play_hands
+
+
+def _event(service: TournamentService, names: list[str], **settings) -> tuple[int, str]:
+    # Games to 60, not 250: a few hands a game keep the tests short (the rules are the same).
+    settings.setdefault("options", {"target": 60})
+    event = service.create_event(name="Club night", password=PASSWORD, seed="fixed", **settings)
+    token = service.login_director(event, PASSWORD)
+    for name in names:
+        service.register(token, event, name.split("+"))
+    return event, token
+
+
+def _play_round(service: TournamentService, event: int, view, *, hands: int | None = None, seed: int = 0) -> None:
+    """Each table plays (its first game, or its first ``hands`` hands) and the opposing side confirms."""
+    info = service.event_info(None, event)
+    players = {"singles": 2, "threes": 3, "partners": 4}[info["kind"]]
+    options = tuple(sorted(info["options"].items()))
+    for table in view.tables:
+        if table.bye:
+            continue
+        tablet = service.join_table(event, view.codes[table.number])
+        record_hands = game_hands(info["rules"], players, seed + table.number, options)
+        play_hands(service, tablet, event, table.match_id, record_hands[:hands] if hands else record_hands)
+        opponent = table.names[-1].split(" & ")[0]
+        assert service.confirm(tablet, event, table.number, by=opponent)
+
+
+def test_a_round_robin_of_four_plays_everyone_once_with_confirmed_standings(service: TournamentService) -> None:
+    event, director = _event(service, ["Ann", "Bob", "Cy", "Dee"], rounds=3)
+    met = []
+    for number in (1, 2, 3):
+        view = service.pair_round(director, event)
+        assert view.method == "round-robin" and view.number == number
+        assert all(not t.bye for t in view.tables) and len(view.tables) == 2
+        met += [frozenset(t.entrants) for t in view.tables]
+        # Each table's game is an ordinary stored match, seated in pairing order.
+        for table in view.tables:
+            assert service.store.load(table.match_id).players == list(table.names)
+        _play_round(service, event, view, seed=10 * number)
+        if number == 1:
+            with pytest.raises(TournamentError, match="round robin's schedule is fixed"):
+                service.register(director, event, ["Eve"])
+        assert service.lock_round(director, event) == number
+    assert sorted(map(sorted, met)) == sorted(map(sorted, map(frozenset, combinations((1, 2, 3, 4), 2))))
+    table = service.standings(None, event)
+    assert sum(s.games_won for s in table) == 6
+    assert all(not s.provisional for s in table)
+    assert table[0].game_points >= table[-1].game_points
+    assert sum(s.game_points for s in table) > 0
+    for number in (1, 2, 3):
+        assert service.verify_pairings(None, event, number).ok
+    with pytest.raises(TournamentError, match="all 3 rounds"):
+        service.pair_round(director, event)
+
+
+def test_swiss_with_a_forbidden_pair_a_late_entry_and_a_withdrawal(service: TournamentService) -> None:
+    event, director = _event(service, ["Ann", "Bob", "Cy", "Dee", "Eve"], rounds=3, pairing="swiss", unit="hands")
+    service.forbid(director, event, "Ann", "Bob", "family")
+    one = service.pair_round(director, event)
+    assert one.method == "swiss"
+    assert frozenset((1, 2)) not in {frozenset(t.entrants) for t in one.tables}
+    (bye1,) = [t.entrants[0] for t in one.tables if t.bye]
+    with pytest.raises(TournamentError, match="not locked"):
+        service.pair_round(director, event)
+    _play_round(service, event, one, hands=1)
+    service.lock_round(director, event)
+    fay = service.register(director, event, ["Fay"])
+    assert service.withdraw(director, event, "Cy") == 2
+    two = service.pair_round(director, event)
+    seated = [x for t in two.tables for x in t.entrants]
+    assert sorted(seated) == sorted([1, 2, 4, 5, fay])
+    assert 3 not in seated
+    byes2 = [t.entrants[0] for t in two.tables if t.bye]
+    assert bye1 not in byes2
+    assert not ({frozenset(t.entrants) for t in two.tables if not t.bye} & {frozenset(t.entrants) for t in one.tables})
+    assert frozenset((1, 2)) not in {frozenset(t.entrants) for t in two.tables}
+    # Cy's result of round 1 stays in the standings.
+    assert any(s.name == "Cy" and s.rounds == 1 for s in service.standings(None, event))
+    audit = [line.action for line in service.audit(None, event)]
+    assert audit.count("register") == 6 and "withdraw" in audit and "forbid" in audit and audit.count("pair") == 2
+
+
+def test_only_confirmed_hands_count_and_a_correction_unconfirms(service: TournamentService) -> None:
+    event, director = _event(service, ["Ann", "Bob"], rounds=1)
+    view = service.pair_round(director, event)
+    (table,) = view.tables
+    tablet = service.join_table(event, view.codes[1])
+    hands = game_hands("smartt", 2, 3, (("target", 60),))
+    play_hands(service, tablet, event, table.match_id, hands)
+    before = service.standings(None, event)
+    assert all(s.provisional and s.games_won == 0 and s.game_points == 0 for s in before)
+    # The round's one game is played: the table may not start another.
+    with pytest.raises(TournamentError, match="played its 1 games"):
+        service.start_hand(tablet, event, table.match_id, 0)
+    service.confirm(tablet, event, 1, by=table.names[1])
+    after = service.standings(None, event)
+    assert sum(s.games_won for s in after) == 1 and not any(s.provisional for s in after)
+    winner = after[0]
+    # The director takes back the last hand's last entry: that hand is unconfirmed again.
+    service.undo(director, event, table.match_id)
+    assert sum(s.games_won for s in service.standings(None, event)) == 0
+    last = hands[-1]
+    if "remaining" in last:
+        service.settle(director, event, table.match_id, last["remaining"])
+    else:
+        service.append(director, event, table.match_id, last["events"][-1])
+    # Entered again exactly as confirmed, the hand counts again.
+    assert service.standings(None, event)[0] == winner
+
+
+def test_threes_seat_tables_of_three_with_a_bye(service: TournamentService) -> None:
+    event, director = _event(service, [f"P{i}" for i in range(1, 8)], rounds=2, kind="threes", unit="hands")
+    one = service.pair_round(director, event)
+    assert one.method == "threes"
+    assert [len(t.entrants) for t in one.tables] == [3, 3, 1]
+    _play_round(service, event, one, hands=1)
+    service.lock_round(director, event)
+    two = service.pair_round(director, event)
+    assert [t.entrants for t in one.tables if t.bye] != [t.entrants for t in two.tables if t.bye]
+    standings = service.standings(None, event)
+    assert len(standings) == 7
+
+
+def test_partnerships_sit_crosswise(service: TournamentService) -> None:
+    event, director = _event(
+        service, ["Ann+Cy", "Bob+Dee", "Eve+Gus", "Fay+Hal"], rounds=1, kind="partners", unit="hands"
+    )
+    view = service.pair_round(director, event)
+    table = view.tables[0]
+    first, second = (name.split(" & ") for name in table.names)
+    assert service.store.load(table.match_id).players == [first[0], second[0], first[1], second[1]]
+    assert service.store.load(table.match_id).rules.partners
+    _play_round(service, event, view, hands=1)
+    assert len(service.standings(None, event)) == 4
+
+
+def test_a_manual_repairing_is_audited_and_verify_tells_it_apart(service: TournamentService) -> None:
+    event, director = _event(service, ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], rounds=3, pairing="swiss")
+    view = service.pair_round(director, event)
+    old_matches = [t.match_id for t in view.tables]
+    with pytest.raises(TournamentError, match="reason"):
+        service.repair(director, event, [["Ann", "Bob"], ["Cy", "Dee"], ["Eve", "Fay"]], reason=" ")
+    new = service.repair(
+        director, event, [["Ann", "Bob"], ["Cy", "Dee"], ["Eve", "Fay"]], reason="Ann must leave early"
+    )
+    assert [t.names for t in new.tables] == [("Ann", "Bob"), ("Cy", "Dee"), ("Eve", "Fay")]
+    assert not set(old_matches) & {t.match_id for t in new.tables}
+    report = service.verify_pairings(None, event, 1)
+    assert report.ok and report.repaired
+    (line,) = [a for a in service.audit(None, event) if a.action == "repair"]
+    assert line.detail["reason"] == "Ann must leave early" and line.detail["before"]
+    # A code of the tables before the re-pairing no longer opens anything.
+    with pytest.raises(TournamentError):
+        service.join_table(event, view.codes[1])
+
+
+def test_verify_pairings_notices_a_result_changed_after_the_next_round_was_paired(service: TournamentService) -> None:
+    event, director = _event(service, ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], rounds=3, pairing="swiss")
+    one = service.pair_round(director, event)
+    _play_round(service, event, one)
+    service.lock_round(director, event)
+    service.pair_round(director, event)
+    assert service.verify_pairings(None, event, 2).ok
+    service.undo(director, event, one.tables[0].match_id)
+    report = service.verify_pairings(None, event, 2)
+    assert not report.same_inputs and report.same_pairing and not report.ok
+
+
+def test_bad_settings_are_refused_in_one_sentence(service: TournamentService) -> None:
+    cases = [
+        ({"rounds": 0}, "1 to 50 rounds"),
+        ({"rounds": 3, "kind": "quads"}, "singles, threes or partners"),
+        ({"rounds": 3, "rules": "chess"}, "unknown rules"),
+        ({"rounds": 3, "options": {"target": -5}}, "option 'target'"),
+        ({"rounds": 3, "kind": "threes", "pairing": "round-robin"}, "score bands"),
+    ]
+    for settings, words in cases:
+        with pytest.raises(TournamentError, match=words):
+            service.create_event(name="x", password=PASSWORD, **settings)
+    with pytest.raises(TournamentError, match="at least 8"):
+        service.create_event(name="x", password="short", rounds=1)
+    event, director = _event(service, ["Ann"], rounds=1)
+    with pytest.raises(TournamentError, match="already registered"):
+        service.register(director, event, ["ann"])
+    with pytest.raises(TournamentError, match="nobody called"):
+        service.withdraw(director, event, "Zed")
