@@ -269,7 +269,10 @@ class ScorePad:
             draw.result, draw.error = None, answer.reason
             return
         form.setter = answer.seat
-        draw.result = f"{form.seated()[answer.seat]} sets first: {answer.reason}"
+        # The engine's reason may open with who sets ("seat 1 sets: ..."): said once, by name.
+        name = form.seated()[answer.seat]
+        reason = answer.reason.removeprefix(f"seat {answer.seat} sets: ").replace(f"seat {answer.seat}", name)
+        draw.result = f"{name} sets first: {reason}"
         draw.error = None
 
     def _whose(self, entered: list[str], sentence: str) -> str:

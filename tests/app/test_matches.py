@@ -171,3 +171,23 @@ class TestHistory:
         assert [a.device for a in audit_trail(store, kept.table.match_id) if a.action == "archive"] == ["h"]
         pad.open_match(gone.table.match_id)
         assert pad.table is None and pad.message == f"There is no match {gone.table.match_id} in this score-pad."
+
+
+class TestWords:
+    def test_who_sets_first_is_said_once_by_name(self, store: Store) -> None:
+        pad = ScorePad(store, device="w")
+        pad.enter_drawn(0, "3-2")
+        pad.enter_drawn(1, "6-5")
+        pad.decide_first_setter()
+        assert pad.form.draw.result == "Bob sets first: the heaviest tile (11 pips) (Smartt §3.1)"
+        pad.choose_rules("jaques")
+        pad.decide_first_setter()
+        result = pad.form.draw.result
+        assert result is not None and result.startswith("Bob sets first: ") and "seat" not in result
+
+    def test_the_first_setter_rule_cites_the_book_in_play(self) -> None:
+        from scorepad.app.components.home import _first_setter_words
+
+        assert _first_setter_words("smartt").startswith("Smartt §3.1: each player draws a tile")
+        assert _first_setter_words("jaques").startswith("Jaques, 'Setting up': the highest double")
+        assert "Smartt" not in _first_setter_words("american")

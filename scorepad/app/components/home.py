@@ -11,6 +11,7 @@ from scorepad.app.components.dispute import dispute_button, record_file_button
 from scorepad.app.components.table_screen import message_bar
 from scorepad.app.matchbook import ARCHIVE, DELETE, line_words
 from scorepad.app.state import ScorePad
+from scorepad.rules.presets import Topic, find_preset
 
 Act = Callable[..., Callable[[], None]]
 RULES_WORDS = {"smartt": "Smartt", "american": "American", "jaques": "Jaques"}
@@ -234,13 +235,7 @@ def new_match_screen(
             card(
                 heading("Who sets the first hand"),
                 setters,
-                ft.Text(
-                    "Jaques: the highest double in the hands dealt leads (else the heaviest tile)."
-                    if form.rules == "jaques"
-                    else "Smartt §3.1: each player draws a tile; the higher total sets "
-                    "(a tie goes to the higher single value, else draw again).",
-                    size=12,
-                ),
+                ft.Text(_first_setter_words(form.rules), size=13),
                 *draw_helper(pad, act),
             ),
             card(heading("Options"), wrap_row(options)),
@@ -249,6 +244,15 @@ def new_match_screen(
         ],
         spacing=12,
     )
+
+
+def _first_setter_words(rules: str) -> str:
+    """How the first setter is found under these rules, citing their own book (none where it is silent)."""
+    cite = find_preset(rules).cite(Topic.FIRST_SETTER)
+    if rules == "jaques":
+        return f"{cite}: the highest double in the hands dealt leads (else the heaviest tile)."
+    how = "each player draws a tile; the higher total sets (a tie goes to the higher single value, else draw again)."
+    return f"{cite}: {how}" if cite else f"The book leaves it to a draw: {how}"
 
 
 def history_screen(pad: ScorePad, act: Act, header: ft.Control) -> ft.Control:
