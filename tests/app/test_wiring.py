@@ -303,7 +303,7 @@ async def test_the_draw_for_the_set_picks_the_first_setter(store: Store) -> None
     assert wired.find("drawn-1").content.value == "6-5"
     assert not wired.exists("draw-error")
     await wired.tap("draw-decide")
-    assert wired.text("draw-result").startswith("Bob sets first: seat 1 sets: the heaviest tile (11 pips)")
+    assert wired.text("draw-result").startswith("Bob sets first: the heaviest tile (11 pips)")
     assert isinstance(wired.find("first-setter-1").content, ft.FilledButton)
     assert isinstance(wired.find("first-setter-0").content, ft.OutlinedButton)
     await wired.tap("start-match")
