@@ -65,3 +65,50 @@ def test_undo_redo_follow_the_model(sqlite_url: str, moves: list[str]) -> None:
         cached = report(store.load(match_id))
     with open_store(sqlite_url) as fresh:
         assert report(fresh.load(match_id)) == cached
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(moves=st.lists(st.sampled_from(["enter", "enter", "enter", "amend", "withdraw", "undo", "redo"]), max_size=50))
+def test_amend_undo_redo_follow_the_model(sqlite_url: str, moves: list[str]) -> None:
+    """Amendments mixed in: each is a version of the top entry, and undo and redo take versions back and forth.
+
+    The model is the stack of standing actions: ``("e", i)`` entered step i,
+    ``("a", i, present)`` amended it (to the same event, or withdrawn it).
+    """
+    with open_store(sqlite_url) as store:
+        match_id = store.create_match(rules=RECORD["rules"], options=RECORD.get("options"), players=RECORD["players"])
+        actions: list[tuple[Any, ...]] = []
+        undone: list[tuple[Any, ...]] = []
+
+        def count() -> int:
+            return sum(1 for action in actions if action[0] == "e")
+
+        def top_present() -> bool:
+            top = count() - 1
+            versions = [a for a in actions if a[0] == "a" and a[1] == top]
+            return versions[-1][2] if versions else True
+
+        for move in moves:
+            top = count() - 1
+            amendable = top >= 0 and STEPS[top][0] == "event"
+            if move == "enter" and count() < len(STEPS) and top_present():
+                enter_step(store, match_id, STEPS[count()])
+                actions.append(("e", count()))
+                undone.clear()
+            elif move in ("amend", "withdraw") and amendable and (move == "amend" or top_present()):
+                store.amend(match_id, STEPS[top][1] if move == "amend" else None)
+                actions.append(("a", top, move == "amend"))
+                undone.clear()
+            elif move == "undo" and actions:
+                store.undo(match_id)
+                undone.append(actions.pop())
+            elif move == "redo" and undone:
+                store.redo(match_id)
+                actions.append(undone.pop())
+        expected = _hands_of(STEPS[: count()])
+        if count() and not top_present():
+            expected[-1]["events"].pop()
+        assert store.export_record(match_id)["hands"] == expected
+        cached = report(store.load(match_id))
+    with open_store(sqlite_url) as fresh:
+        assert report(fresh.load(match_id)) == cached
