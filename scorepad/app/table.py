@@ -49,6 +49,7 @@ from scorepad.rules import (
     parse_tile,
 )
 from scorepad.rules.choices import distinct_ends, outcome
+from scorepad.rules.hand import score_of
 from scorepad.rules.layout import Layout
 from scorepad.rules.tiles import pips
 from scorepad.store import StoreConflict, StoreError
@@ -56,6 +57,7 @@ from scorepad.store import StoreConflict, StoreError
 PLAY, SETTLE, HAND_OVER, GAME_OVER, NO_HAND = "play", "settle", "hand-over", "game-over", "no-hand"
 MAX_DIGITS = 4  # no hand holds 10 000 pips; a longer entry is a slip of the thumb
 DRAW_STEPS = 9  # the largest count the draw stepper offers in one tap
+STOOD_TAPS = 5  # the irregularities menu: open it, "tile stood", the end, the tile, Record it
 RECOVERED = "That tap could not be handled, so nothing was changed: the table shows the match as saved."
 log = logging.getLogger(__name__)
 
@@ -63,6 +65,52 @@ log = logging.getLogger(__name__)
 def plural(count: int, word: str) -> str:
     """``1 tile``, ``2 tiles``."""
     return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def ends_to_ask(layout: Layout, tile: tuple[int, int]) -> list[str]:
+    """The ends the page offers for ``tile``: one per different outcome; asked only when more than one."""
+    return distinct_ends(layout, tile)
+
+
+def draw_steps(hand: HandState) -> list[int]:
+    """The counts of more than one tile that may be drawn now, as the stepper offers them (``draw-N``)."""
+    if hand.how != "in-progress" or not hand.started:
+        return []
+    return list(range(2, min(hand.drawable, DRAW_STEPS) + 1))
+
+
+def entry_taps(hand: HandState, event: Any) -> int:
+    """How many taps the table screen needs to enter ``event`` into ``hand`` as it stands now.
+
+    The same decisions as the taps below: a tile is one tap, plus one for the
+    end when ``ends_to_ask`` offers more than one; a call entered exactly right
+    needs no tap, any other call one (and ``fix`` one more) where calls count;
+    one drawn tile is
+    ``draw``, more are ``draw-more`` then ``draw-N`` (one more round per nine),
+    or ``draw-2`` at once where two is all the stepper would offer;
+    a tile that stood goes through the irregularities menu; a pass, a claim or a
+    renege is one tap. For the benchmark (``benchmarks/app_bench.py``).
+    """
+    if isinstance(event, Play):
+        if not hand.started:
+            return 1
+        if event.stands:
+            return STOOD_TAPS
+        tile = parse_tile(event.tile, hand.rules.max_pip)
+        taps = 1 + (len(ends_to_ask(hand.layout, tile)) > 1)
+        at = event.at or hand.layout.fits(tile)[0]
+        # records.md §4: a call of exactly the score is the default, already shown as called. Where
+        # calls are not required (American 'Score a placement') a miscall changes no number, so
+        # entering it is optional and not counted.
+        needed = hand.rules.calls_required or hand.rules.muggins
+        if needed and event.call is not None and event.call != score_of(outcome(hand.layout, tile, at)[0]):
+            taps += 1 + bool(event.fix)
+        return taps
+    if isinstance(event, Draw):
+        if event.count == 1 or draw_steps(hand) == [2]:
+            return 1  # ``draw``, or ``draw-2`` shown at once where two is the most (Smartt §8.1)
+        return 1 + -(-event.count // DRAW_STEPS)
+    return 1
 
 
 class Table:
@@ -230,13 +278,13 @@ class Table:
         """The ends to choose from for the pending tile: one for each different outcome (else empty)."""
         if self.pending is None:
             return []
-        return distinct_ends(self._layout(), self.pending)
+        return ends_to_ask(self._layout(), self.pending)
 
     def end_option_words(self, at: str) -> str:
         """What laying the pending tile at ``at`` makes, for its button: ``left 3 · count 15``."""
         if self.pending is None:
             return at
-        count, _ends, _stage = outcome(self._layout(), self.pending, at)
+        count, _ends = outcome(self._layout(), self.pending, at)
         return f"{at} {self._layout().open_ends()[at]} · count {count}"
 
     # -- reading: calls, renege, the end ----------------------------------------
@@ -494,10 +542,7 @@ class Table:
 
     def draw_choices(self) -> list[int]:
         """The counts the draw stepper offers (``draw-N``), two and up, as far as a draw is allowed now."""
-        hand = self.hand
-        if hand is None or hand.how != "in-progress" or not hand.started:
-            return []
-        return list(range(2, min(hand.drawable, DRAW_STEPS) + 1))
+        return draw_steps(self.hand) if self.hand is not None else []
 
     def last_entry_words(self) -> str | None:
         """The draws on this visit, so a second draw is seen (and can be undone)."""
@@ -528,7 +573,7 @@ class Table:
             return
         # Ends that give the same count and the same open ends are one choice: the first
         # is written, so the record stays unambiguous (records.md §3) without a prompt.
-        ends = distinct_ends(hand.layout, (low, high))
+        ends = ends_to_ask(hand.layout, (low, high))
         if len(ends) > 1:
             self.pending = (low, high)
             return

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from scorepad.rules.errors import IllegalEventError
 from scorepad.rules.layout import Layout
-from scorepad.rules.tiles import text
 
 
 def clone(layout: Layout) -> Layout:
@@ -38,26 +37,31 @@ def clone(layout: Layout) -> Layout:
     return copy
 
 
-def outcome(layout: Layout, tile: tuple[int, int], at: str) -> tuple[int, tuple[int, ...], str]:
-    """What laying ``tile`` at ``at`` leaves: the board count, the open values (sorted) and the Sniff's stage.
+def outcome(layout: Layout, tile: tuple[int, int], at: str) -> tuple[int, tuple[int, ...]]:
+    """What laying ``tile`` at ``at`` leaves: the board count and the values of the open ends (sorted).
 
-    Raises IllegalEventError when the tile does not fit that end.
+    Two choices with the same outcome score the same now and leave the same
+    ends to play to. Whatever else differs (which side of the Sniff a tile
+    covers, say) cannot change a later count: an end that would open the
+    Sniff's short ends shows up in the open ends, and the Sniff's own points
+    are part of the count (Smartt §6-7; Jaques' any order makes its four sides
+    alike). Raises IllegalEventError when the tile does not fit that end.
     """
     after = clone(layout)
     after.place(tile, at)
-    return after.board_count, tuple(sorted(after.open_ends().values())), after.sniff_stage()
+    return after.board_count, tuple(sorted(after.open_ends().values()))
 
 
 def distinct_ends(layout: Layout, tile: tuple[int, int]) -> list[str]:
     """The ends ``tile`` fits, one for each different outcome, in the layout's own order of ends.
 
-    Ends whose outcomes are the same (same board count, same open values, same
-    Sniff stage) are represented by the first of them. An empty list: the tile
+    Ends whose outcomes are the same (``outcome``: the same board count and
+    the same open values) are represented by the first of them. An empty list: the tile
     fits nowhere (or the set is not down yet). One end: nothing to ask.
     """
     if layout.set_tile is None:
         return []
-    seen: dict[tuple[int, tuple[int, ...], str], str] = {}
+    seen: dict[tuple[int, tuple[int, ...]], str] = {}
     for at in layout.fits(tile):
         try:
             result = outcome(layout, tile, at)
@@ -65,9 +69,3 @@ def distinct_ends(layout: Layout, tile: tuple[int, int]) -> list[str]:
             continue
         seen.setdefault(result, at)
     return list(seen.values())
-
-
-def describe(layout: Layout, tile: tuple[int, int], at: str) -> str:
-    """The choice in words, for a button: the end, the value it shows and the count it would make."""
-    count, _ends, _stage = outcome(layout, tile, at)
-    return f"{text(tile)} at {at} ({layout.open_ends()[at]}): count {count}"

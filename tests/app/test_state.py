@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scorepad.app.state import HOME, NEW, TABLE, ScorePad
-from scorepad.app.table import GAME_OVER, HAND_OVER, PLAY, SETTLE, Table
+from scorepad.app.table import GAME_OVER, HAND_OVER, PLAY, SETTLE, Table, entry_taps
+from scorepad.rules import Draw, Play
 from scorepad.store import Store
 
 from .app_hands import GO_OUT_COUNTS, GO_OUT_HAND, JAQUES_SCORING_GO_OUT
@@ -723,3 +724,26 @@ class TestTaps:
         assert nine is not None
         counts = [sum(len(s) for s in row) for row in nine.picker_rows()]
         assert counts == [10, 10, 10, 10, 10, 5] and sum(counts) == 55
+
+
+def test_the_taps_counted_for_the_benchmark_are_the_taps_the_screen_asks_for(store: Store) -> None:
+    table = new_table(store).table
+    assert table is not None
+    for tile in ("5-5", "3-5", "5-6"):
+        lay(table, tile)
+    hand = table.hand
+    assert hand is not None
+    assert entry_taps(hand, Play("3-6", at="right")) == 2, "the 3-6 fits two ends that count differently"
+    table.tap_tile(3, 6)
+    assert table.end_choices(), "and the screen asks which"
+    table.cancel_pending()
+    assert entry_taps(hand, Play("1-5", at="up")) == 1, "either short end: nothing to ask"
+    assert entry_taps(hand, Play("1-5", at="up", call=15)) == 1, "called right (3 + 6 + 1 + 5): the default"
+    assert entry_taps(hand, Play("1-5", at="up", call=0)) == 2, "not called: one tap on call-none"
+    assert entry_taps(hand, Play("1-5", at="up", call=20, fix=True)) == 3
+    assert entry_taps(hand, Draw(1)) == 1 and entry_taps(hand, Draw(2)) == 1  # Smartt: Drew 2 at once
+    american = new_table(store, rules="american", players=4).table
+    assert american is not None
+    lay(american, "5-5")
+    assert american.hand is not None
+    assert entry_taps(american.hand, Draw(3)) == 2  # Drew 2+, then 3

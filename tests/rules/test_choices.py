@@ -44,6 +44,12 @@ class TestEquivalentEnds:
         assert sorted(ends) == ["left", "right"]
         assert len(distinct_ends(layout, (3, 4))) == 2
 
+    def test_under_jaques_the_four_open_sides_of_a_set_sniff_are_one_choice(self) -> None:
+        # Jaques 'How to play' step 2: the Sniff's four sides are developed in any order.
+        layout = laid("5-5", long_sides_first=False)
+        assert layout.fits((3, 5)) == ["left", "right", "up", "down"]
+        assert distinct_ends(layout, (3, 5)) == ["left"]
+
     def test_nothing_to_choose_before_the_set(self) -> None:
         assert distinct_ends(Layout(), (1, 2)) == []
 
@@ -69,3 +75,34 @@ def test_a_clone_counts_and_opens_exactly_like_the_original_over_random_layouts(
             assert copy.board_count == layout.board_count
             assert dict(copy.open_ends()) == dict(layout.open_ends())
             assert copy.sniff_stage() == layout.sniff_stage()
+
+
+def test_ends_folded_together_lead_to_the_same_outcomes_for_every_next_tile() -> None:
+    # Soundness, one tile ahead: whatever is played next, two folded choices offer the same outcomes.
+    rng = random.Random(11)
+    tiles = [(a, b) for a in range(7) for b in range(a, 7)]
+    checked = 0
+    for _ in range(150):
+        layout = Layout(sniff_rule=rng.random() < 0.8, long_sides_first=rng.random() < 0.5)
+        order = tiles[:]
+        rng.shuffle(order)
+        layout.place(order.pop())
+        for tile in order[:12]:
+            ends = layout.fits(tile)
+            if not ends:
+                continue
+            by_outcome: dict[tuple[int, tuple[int, ...]], list[str]] = {}
+            for at in ends:
+                by_outcome.setdefault(outcome(layout, tile, at), []).append(at)
+            for alike in (group for group in by_outcome.values() if len(group) > 1):
+                futures = []
+                for at in alike:
+                    after = clone(layout)
+                    after.place(tile, at)
+                    futures.append(
+                        {nxt: sorted(outcome(after, nxt, e) for e in after.fits(nxt)) for nxt in order if nxt != tile}
+                    )
+                    checked += 1
+                assert all(f == futures[0] for f in futures), (layout.placements, tile, alike)
+            layout.place(tile, rng.choice(ends))
+    assert checked > 50

@@ -326,7 +326,17 @@ def actions_row(table: Table, act: Act) -> ft.Control:
             compact=True,
             frame=table.revision,
         ),
+        # Where two is the most that may be drawn (Smartt §8.1) "Drew 2" is one tap; else a stepper.
         button(
+            "draw-2",
+            "Drew 2",
+            _entry(table, act, table.draw_many, 2),
+            kind="outlined",
+            compact=True,
+            frame=table.revision,
+        )
+        if steps == [2]
+        else button(
             "draw-more",
             "Drew 2+",
             act(table.toggle_draws),
@@ -355,7 +365,7 @@ def actions_row(table: Table, act: Act) -> ft.Control:
 def draw_stepper(table: Table, act: Act) -> ft.Control | None:
     """``drew N`` in one tap, when the stepper is open."""
     steps = table.draw_choices()
-    if not table.draw_open or not steps:
+    if not table.draw_open or len(steps) < 2:
         return None
     who = table.player(table.hand.turn) if table.hand else ""
     buttons = [
