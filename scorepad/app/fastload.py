@@ -28,6 +28,7 @@ import mimetypes
 import os
 import re
 import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +48,8 @@ REVALIDATE = b"no-cache"
 # Worth compressing: code, WebAssembly, fonts, JSON, SVG. (PNG and woff2 are compressed already.)
 COMPRESSIBLE = frozenset({".js", ".mjs", ".wasm", ".json", ".otf", ".ttf", ".svg", ".css", ".bin", ".html"})
 MIN_SIZE = 1024
+# A compressed copy no start has used for this long is removed.
+STALE_DAYS = 30
 # Flet writes patched copies of these per process: never serve the package's own.
 PATCHED = frozenset({"index.html", "manifest.json", "assets/FontManifest.json"})
 # Parts of the Flet runtime a served page never loads (Pyodide is for apps run in the browser).
@@ -121,6 +124,7 @@ def precompress(roots: Iterable[Path], *, cache: Path | None = None, background:
         digest = hashlib.sha256(f"{path.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}".encode()).hexdigest()[:32]
         gz = cache / f"{digest}.gz"
         if gz.exists():
+            os.utime(gz)  # in use: kept by ``_prune``
             _add(result, rel, path, gz, digest)
         else:
             todo.append((rel, path, gz, digest))
@@ -140,11 +144,23 @@ def precompress(roots: Iterable[Path], *, cache: Path | None = None, background:
                 continue
             _add(result, rel, path, gz, digest)
 
+    _prune(cache)
     if background:
         threading.Thread(target=compress_all, name="scorepad-precompress", daemon=True).start()
     else:
         compress_all()
     return result
+
+
+def _prune(cache: Path) -> None:
+    """Remove copies no start has used for ``STALE_DAYS`` (of an older Flet, or a venv since deleted)."""
+    stale = time.time() - STALE_DAYS * 86400
+    for old in cache.glob("*.gz"):
+        try:
+            if old.stat().st_mtime < stale:
+                old.unlink()
+        except OSError:
+            continue
 
 
 def _add(result: Precompressed, rel: str, path: Path, gz: Path, digest: str) -> None:

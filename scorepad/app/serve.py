@@ -149,7 +149,8 @@ def announce(host: str, port: int, code: JoinCode | None, out: Any) -> None:
     set_join_link(links[0])
     out.write(f"scorepad: serving the score-pad at {', '.join(link.address for link in links)} (Ctrl+C to stop)\n")
     out.write(f"scorepad: join code {code.code_for_printing} (phones scanning the QR code need not type it)\n")
-    out.write(f"scorepad: on this computer, http://127.0.0.1:{port}/ needs no code\n")
+    if is_wildcard(host):
+        out.write(f"scorepad: on this computer, http://127.0.0.1:{port}/ needs no code\n")
     print_qr(links[0].url, out)
     out.flush()
 
