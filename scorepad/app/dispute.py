@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scorepad.analysis import HandAnalysis, MatchAnalysis, analyse_match
+from scorepad.analysis import HandAnalysis, analyse_hand
 from scorepad.analysis.narrate import clutch_words, event_words, placing_words, renege_line
 from scorepad.app.readings import picture_of
 from scorepad.app.views import Picture
@@ -65,7 +65,8 @@ class Dispute:
         self.match = match
         self.title = title
         self.match_id = match_id
-        self.analysis: MatchAnalysis = analyse_match(match)
+        # Each hand is analysed when first shown: opening a long match costs one hand, not all.
+        self._found: dict[int, HandAnalysis] = {}
         self.hand = 1
         self.step = min(1, len(match.hands[0].events))
 
@@ -118,11 +119,17 @@ class Dispute:
 
     # -- reading ---------------------------------------------------------------------
 
+    def analysis_of(self, number: int) -> HandAnalysis:
+        """The analysis of hand ``number`` (from 1), worked out once."""
+        if number not in self._found:
+            self._found[number] = analyse_hand(self.match, self.match.hands[number - 1])
+        return self._found[number]
+
     def view(self) -> DisputeView:
         """What to draw for the hand and step shown."""
         match, rules = self.match, self.match.rules
         hand = match.hands[self.hand - 1]
-        found: HandAnalysis = self.analysis.hands[self.hand - 1]
+        found = self.analysis_of(self.hand)
         shown = _replayed(match, hand, self.step)
         layout = shown.layout
         parts = tuple(CountPart(label, points, _section(rules, label)) for label, points in layout.breakdown())

@@ -8,7 +8,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorepad.analysis import Verdict, analyse_match
+from scorepad.analysis import Verdict, analyse_hand, analyse_match
 from scorepad.rules import HandState, Play, parse_record, replay
 from scorepad.rules.hand import score_of
 from scorepad.rules.tiles import key, parse_tile
@@ -86,3 +86,13 @@ def test_reneges_are_proved_often_enough_to_matter() -> None:
         match, _ = play_with_truth("smartt", 2, {}, seed, renege_rate=0.3)
         verdicts |= {e.verdict for h in analyse_match(match).hands for e in h.reneges}
     assert verdicts == {Verdict.PROVED, Verdict.POSSIBLE, Verdict.CLEARED}
+
+
+@hyp(15)
+@given(configs, seeds)
+def test_one_hand_alone_is_analysed_as_in_the_whole_match(config, seed) -> None:
+    # The Dispute screen analyses each hand when it is first shown; it must say what the match analysis says.
+    name, players, options = config
+    match, _ = play_with_truth(name, players, options, seed, hands=4)
+    whole = analyse_match(match)
+    assert [analyse_hand(match, hand) for hand in match.hands] == list(whole.hands)
