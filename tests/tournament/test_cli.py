@@ -1,0 +1,105 @@
+"""``scorepad tournament ...`` through the main command line (SQLite)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from scorepad.cli import main
+from scorepad.rules import parse_record, replay
+from scorepad.store import open_store
+from scorepad.tournament import TournamentService
+
+from .conftest import PASSWORD
+from .helpers import game_hands, play_hands
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("SCOREPAD_DIRECTOR_PASSWORD", PASSWORD)
+    return str(tmp_path / "club.db")
+
+
+def _ok(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    status = main(["tournament", *argv])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    return captured.out
+
+
+def _refused(capsys: pytest.CaptureFixture[str], status: int, *argv: str) -> str:
+    assert main(["tournament", *argv]) == status
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and "Traceback" not in captured.err
+    return lines[0]
+
+
+def test_a_director_scripts_an_event_from_create_to_export(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    event = _ok(capsys, "create", "Club night", "--rounds", "2", "--seed", "s", "--option", "target=60", "--db", db)
+    event = event.strip()
+    assert event == "1"
+    for name in ("Ann", "Bob", "Cy", "Dee", "Eve"):
+        _ok(capsys, "register", event, name, "--db", db)
+    paired = _ok(capsys, "pair", event, "--db", db)
+    assert "round 1 (round-robin)" in paired and "bye:" in paired and "code 1-" in paired
+    table = json.loads(_ok(capsys, "pairings", event, "--json", "--db", db))
+    assert table["round"] == 1 and sum(t["bye"] for t in table["tables"]) == 1
+    assert "inputs match" in _ok(capsys, "verify-pairings", event, "--db", db)
+    assert "has no finished hand" in _refused(capsys, 1, "confirm", event, "1", "--db", db)
+    # Table 1 plays its game (as its phone would), then the director confirms it from the command line.
+    with open_store(db) as store:
+        service = TournamentService(store)
+        director = service.login_director(1, PASSWORD)
+        match_id = service.round_view(None, 1).tables[0].match_id
+        hands = game_hands("smartt", 2, 1, (("target", 60),))
+        play_hands(service, director, 1, match_id, hands)
+    before = json.loads(_ok(capsys, "standings", event, "--json", "--db", db))
+    assert sum(s["provisional"] for s in before) == 2 and sum(s["games_won"] for s in before) == 1  # the bye's
+    confirmed = _ok(capsys, "confirm", event, "1", "--db", db)
+    assert confirmed.strip() == f"table 1: hands {', '.join(str(n) for n in range(1, len(hands) + 1))} confirmed"
+    standings = json.loads(_ok(capsys, "standings", event, "--json", "--db", db))
+    assert standings[0]["games_won"] == 1 and standings[0]["game_points"] > 0 and not standings[0]["provisional"]
+    assert "nothing new to confirm" in _ok(capsys, "confirm", event, "1", "--db", db)
+    out = tmp_path / "out"
+    files = _ok(capsys, "export", event, "--to", str(out), "--db", db).split()
+    names = sorted(Path(f).name for f in files)
+    assert names == [
+        "event.pdf",
+        "event.xlsx",
+        "results.csv",
+        "round-1-table-1.json",
+        "round-1-table-2.json",
+        "standings.csv",
+    ]
+    with (out / "standings.csv").open() as f:
+        rows = list(csv.reader(f))
+    assert rows[0][:3] == ["place", "number", "name"] and len(rows) == 6
+    book = load_workbook(out / "event.xlsx")
+    assert book.sheetnames == ["Standings", "Results"] and book["Standings"].max_row == 6
+    assert (out / "event.pdf").read_bytes().startswith(b"%PDF")
+    record = json.loads((out / "round-1-table-1.json").read_text())
+    assert replay(parse_record(record)).players == record["players"]
+
+
+def test_bad_input_is_one_line_with_status_2_and_refusals_status_1(
+    db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert "NAME=VALUE" in _refused(capsys, 2, "create", "x", "--rounds", "2", "--option", "target", "--db", db)
+    assert "rounds" in _refused(capsys, 1, "create", "x", "--rounds", "0", "--db", db)
+    assert "unknown rules" in _refused(capsys, 1, "create", "x", "--rounds", "2", "--rules", "chess", "--db", db)
+    _ok(capsys, "create", "x", "--rounds", "2", "--db", db)
+    assert "nobody" in _refused(capsys, 1, "withdraw", "1", "Zed", "--db", db)
+    assert "no event 7" in _refused(capsys, 1, "standings", "7", "--db", db)
+    monkeypatch.setenv("SCOREPAD_DIRECTOR_PASSWORD", "not the password")
+    assert "wrong password" in _refused(capsys, 1, "register", "1", "Ann", "--db", db)
+    with pytest.raises(SystemExit) as exit_:
+        main(["tournament", "pair", "one", "--db", db])
+    assert exit_.value.code == 2
+    capsys.readouterr()
