@@ -62,12 +62,17 @@ def classify(layout: Layout, tile: tuple[int, int], at: str) -> AutomaticKind:
             opposite = at == layout.sniff_at and bool(arm) and arm[-1].sniff
         if opposite:
             return AutomaticKind.SNIFF
-    exposed_double = last is not None and last.double and not last.sniff
-    if exposed_double and end_value is not None:
+    if last is not None and last.double and not last.sniff and end_value is not None:
+        # An exposed ordinary double: its partner from the §7.3 table, or the Fake Pet on the double-3.
         if (low, high) == (1, 3) and end_value == 3:
             return AutomaticKind.FAKE_PET
         if (low, high) in DOUBLE_PARTNERS.get(end_value, ()):
             return AutomaticKind.TABLE
+        return AutomaticKind.OTHER
+    set_double = layout.set_tile is not None and layout.set_tile[0] == layout.set_tile[1]
+    on_double = last.double if last is not None else (at in ("up", "down") or set_double)
+    if on_double:
+        # On the Sniff (or a bare double set) the Pet and the 0-5 do not work as they do on a single.
         return AutomaticKind.OTHER
     if (low, high) == (1, 6):
         return AutomaticKind.PET  # on a single 1 or 6; never on an exposed double-1 or double-6
