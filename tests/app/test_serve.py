@@ -223,3 +223,42 @@ def test_wrong_codes_are_rate_limited(lan: Served) -> None:
     assert b"Too many wrong codes" in body
     # Even the right code waits now: guessing gets nowhere.
     assert get(lan.port, f"/join?code={right}", stranger)[0] == 429
+
+
+_OPEN_SOCKET = """(url) => new Promise((resolve) => {
+  const ws = new WebSocket(url);
+  ws.onopen = () => { ws.close(); resolve("open"); };
+  ws.onerror = () => resolve("refused");
+})"""
+
+
+@pytest.mark.browser
+def test_a_page_from_another_origin_cannot_open_the_socket_in_chromium(local: Served, tmp_path: Path) -> None:
+    import threading
+    from functools import partial
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    from tests.browser import CHROMIUM, launch_chromium
+
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    (tmp_path / "index.html").write_text("<html><body>another site</body></html>")
+    stranger = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(tmp_path)))
+    threading.Thread(target=stranger.serve_forever, daemon=True).start()
+    try:
+        with sync_playwright() as playwright:
+            browser = launch_chromium(playwright)
+            try:
+                page = browser.new_page()
+                page.goto(f"http://127.0.0.1:{stranger.server_address[1]}/")
+                assert page.evaluate(_OPEN_SOCKET, _ws_url(local.port)) == "refused"
+                # The score-pad's own page opens it (the same call, from the page's origin).
+                page.goto(f"http://127.0.0.1:{local.port}/flutter_bootstrap.js")
+                assert page.evaluate(_OPEN_SOCKET, _ws_url(local.port)) == "open"
+            finally:
+                browser.close()
+    finally:
+        stranger.shutdown()
+        stranger.server_close()
