@@ -67,6 +67,8 @@ def served(installed: Path, tmp_path: Path) -> Iterator[str]:
     """The installed ``scorepad web`` on a free port, run outside the source tree; its address."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON", "SCOREPAD_"))}
+    # This venv's copies of the runtime are compressed afresh: keep them out of the user's cache.
+    env["SCOREPAD_CACHE_DIR"] = str(tmp_path / "cache")
     log = tmp_path / "server.log"
     with open(log, "wb") as out:
         process = subprocess.Popen(
