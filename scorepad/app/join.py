@@ -158,6 +158,13 @@ class _Attempts:
         self.by_client.setdefault(client, deque()).append(now)
         self.in_all.append(now)
 
+    def forgive(self, client: str) -> None:
+        mine = self.by_client.get(client)
+        if mine:
+            mine.pop()
+            if self.in_all:
+                self.in_all.pop()
+
     def _forget(self, now: float) -> None:
         cutoff = now - WINDOW_SECONDS
         while self.in_all and self.in_all[0] < cutoff:
@@ -208,6 +215,10 @@ class JoinCode:
     def wrong(self, client: str) -> None:
         """Count a wrong code from ``client``."""
         self._attempts.wrong(client, time.monotonic())
+
+    def forgive(self, client: str) -> None:
+        """Take back the last try counted for ``client`` (it was the right code)."""
+        self._attempts.forgive(client)
 
     def new_token(self) -> str:
         """A cookie value for a browser that gave the right code."""
@@ -333,6 +344,7 @@ class Door:
         self.app = app
         self.code = code
         self.beyond_loopback = beyond_loopback
+        self._checking = asyncio.Semaphore(2)
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         """Admit, ask for the code, or refuse."""
@@ -388,10 +400,15 @@ class Door:
                 send, 429, join_page(next_path=next_path, message=message), [(b"retry-after", b"%d" % (int(wait) + 1))]
             )
             return
-        if len(code) > 12 or not await asyncio.to_thread(self.code.verify, code):
-            self.code.wrong(client)
+        # Counted before the (slow) check, so that many guesses sent at once are held up too;
+        # and at most two checks run at a time (each takes tens of milliseconds and 19 MiB).
+        self.code.wrong(client)
+        async with self._checking:
+            right = len(code) <= 12 and await asyncio.to_thread(self.code.verify, code)
+        if not right:
             await _send_html(send, 403, join_page(next_path=next_path, message="That is not the join code."))
             return
+        self.code.forgive(client)
         cookie = f"{COOKIE}={self.code.new_token()}; Path=/; Max-Age={COOKIE_SECONDS}; HttpOnly; SameSite=Lax"
         await send(
             {
