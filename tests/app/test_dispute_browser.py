@@ -74,6 +74,9 @@ def test_step_to_an_event_and_read_the_count_and_the_ruling(
         shots = Path(os.environ.get("SCOREPAD_SHOTS", tmp_path))
         page.page.wait_for_timeout(300)  # let the canvas paint the frame the tree already shows
         page.screenshot(shots / "dispute-phone.png")
+        page.scroll_into_view("dispute-ruling")
+        page.page.wait_for_timeout(300)
+        page.screenshot(shots / "dispute-phone-ruling.png")
         page.tap("dispute-back")
         page.wait_contains("dispute-where", "event 8 of 14")
         page.wait_contains("dispute-event", "Ann plays 4-1 right")

@@ -90,9 +90,10 @@ def dispute_screen(dispute: Dispute, act: Act, header: ft.Control, *, width: flo
                 *[note(step, identifier=f"dispute-settlement-{i}", size=13) for i, step in enumerate(view.settlement)],
             )
         )
-    rows.append(note(view.scores, identifier="dispute-scores", size=13))
+    rows.append(note(f"Scores: {view.scores}", identifier="dispute-scores", size=13))
     rows.append(card(heading("Ruling"), ident("dispute-ruling", ft.Text(view.ruling, size=14))))
-    return ft.Column(rows, spacing=10, tight=True)
+    # Every panel as wide as the screen, whatever its text.
+    return ft.Column(rows, spacing=10, tight=True, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
 def dispute_button(pad: Any, act: Act, match_id: Any) -> ft.Control:
