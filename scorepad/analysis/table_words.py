@@ -4,15 +4,21 @@ Only words about what everyone at the table can see: the count just made,
 the Sniff's sides, a double shed, the scores, the end of a hand or a game.
 Nothing that hints at a play (Smartt §12: nobody may suggest one), so no
 missed chances, automatics, clutches or bulletproof layouts: those belong to
-the Dispute screen and ``scorepad analyse``.
+the Dispute screen, ``scorepad analyse``, and ``training_hints`` for a match
+whose training switch is on (never a tournament match).
 """
 
 from __future__ import annotations
 
 from scorepad.analysis.analyse import analyse_hand
+from scorepad.analysis.cite import Concept, cited
+from scorepad.analysis.naming import named_tile
+from scorepad.analysis.narrate import clutch_words, placing_words
+from scorepad.analysis.plays import placings
 from scorepad.analysis.sayings import bell_lead, say
 from scorepad.analysis.values import Saying, Word
-from scorepad.rules import MatchState
+from scorepad.rules import MatchState, full_set
+from scorepad.rules.hand import IN_PROGRESS, score_of
 
 # The words the table screen may show as they happen.
 AT_TABLE = frozenset(
@@ -44,3 +50,45 @@ def table_words(match: MatchState) -> tuple[Saying, ...]:
         behind = " and ".join(match.side_name(s) for s in range(match.rules.sides) if s != side)
         out.append(say(match, hand.number, latest, Word.BELL, None, f"{match.side_name(side)} leads {behind} by {by}"))
     return tuple(out)
+
+
+def training_hints(match: MatchState, *, training: bool, tournament: bool) -> tuple[str, ...]:
+    """Strategy hints for the table screen, only with the match's training switch on.
+
+    Never in a tournament match (Smartt §12: nobody may suggest a play), and
+    off unless ``training``. From what everyone can see only (the score-pad
+    does not know the racks): the other ends the tile just laid could have
+    taken and what each made, the tiles not yet seen that would score now,
+    and the clutches still unseen (Smartt §5.1 advice, §7.3, §2.1).
+    """
+    hand = match.current
+    if not training or tournament or hand is None or not hand.started:
+        return ()
+    rules = match.rules
+    found = analyse_hand(match, hand)
+    hints: list[str] = []
+    if found.plays and found.plays[-1].event == len(hand.events):
+        last = found.plays[-1]
+        same = sorted(last.tile.split("-"))
+        better = [p for p in last.alternatives if sorted(p.tile.split("-")) == same and p.score > last.score]
+        if better:
+            best = max(better, key=lambda p: p.score)
+            hints.append(
+                f"The {named_tile(rules, last.tile)} could have gone {best.at}:"
+                f" count {best.board_count}, scores {best.score}."
+            )
+    if hand.how == IN_PROGRESS:
+        layout = hand.layout
+        unplayed = [t for t in full_set(rules.max_pip) if t not in hand.played]
+        scoring = [p for p in placings(layout, unplayed) if p.score]
+        if scoring:
+            named = "; ".join(placing_words(match, p) for p in sorted(scoring, key=lambda p: -p.score)[:6])
+            automatic = " (automatics: the count stands on a score)" if score_of(layout.board_count) else ""
+            hints.append(
+                f"Tiles not yet seen that would score now{automatic}{cited(rules, Concept.AUTOMATIC)}: {named}."
+            )
+        else:
+            hints.append(f"No tile not yet seen can score now{cited(rules, Concept.BULLETPROOF)}.")
+    if found.plays:
+        hints.append(clutch_words(match, found.plays[-1].unseen) + ".")
+    return tuple(hints)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scorepad.analysis.table_words import table_words
+from scorepad.analysis.table_words import table_words, training_hints
 from scorepad.analysis.values import Word
 from scorepad.rules import load_record, parse_record, replay
 from tests.rules.support import record
@@ -44,3 +44,27 @@ def test_no_hints_at_the_table() -> None:
     match = replay(load_record((DATA / "missed-automatic.json").read_text()))
     assert all(s.word in {Word.EPISCOPAL, Word.COME_OFF_ENCE, Word.SHEDAPOTOMUS, Word.BELL} for s in table_words(match))
     assert not any("Automatic" in s.words or "choice" in s.words for s in table_words(match))
+
+
+def test_training_hints_only_with_the_switch_and_never_in_a_tournament() -> None:
+    match = replay(load_record((DATA / "missed-automatic.json").read_text()))
+    assert training_hints(match, training=False, tournament=False) == ()
+    assert training_hints(match, training=True, tournament=True) == ()
+    hints = training_hints(match, training=True, tournament=False)
+    # After the 1-6 left the ends are left 6 and right 5 (count 11): 0-6 left makes 0 + 5 = 5,
+    # 5-6 left 5 + 5 = 10, 4-5 right 6 + 4 = 10; all three are still unplayed.
+    assert hints[0].startswith("Tiles not yet seen that would score now")
+    for part in ("0-6 left: count 5, scores 5", "5-6 (Catherwood) left: count 10", "4-5 (Reverse Catherwood) right"):
+        assert part in hints[0]
+    assert hints[-1].startswith("clutches unseen: 0s 7, 1s 5")
+
+
+def test_training_names_the_better_end_for_the_tile_just_laid() -> None:
+    # Ann's 4-1 right at event 8 of the cleared record made 14; on the left it would have made 20.
+    match = replay(load_record((DATA / "renege-cleared.json").read_text()))
+    record_so_far = match.to_record()
+    record_so_far["hands"][0]["events"] = record_so_far["hands"][0]["events"][:8]
+    del record_so_far["hands"][0]["remaining"]
+    early = replay(parse_record(record_so_far))
+    (first, *_) = training_hints(early, training=True, tournament=False)
+    assert first == "The 4-1 could have gone left: count 20, scores 20."
