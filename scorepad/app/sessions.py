@@ -322,11 +322,13 @@ class PageEnds:
     """ASGI wrapper: a page's WebSocket that closes ends its handler, quietly.
 
     Flet's handler waits for good on a WebSocket that connected but never
-    registered (so the server could not shut down), and reports a page that
-    went away while the server was writing to it as an error with a
-    traceback. Here a closed socket is a disconnect: a handler still running
-    ``LINGER_SECONDS`` after it is cancelled, and neither ending is logged as
-    an error. Other requests pass straight through.
+    registered (so the server could not shut down), and when a page goes
+    away while the server is writing to it, it ends with a traceback and
+    leaves the page's session connected (subscribed, never dropped). Here a
+    closed socket is a disconnect: a write to it is dropped, so Flet reads
+    the disconnect and ends the session; a handler still running
+    ``LINGER_SECONDS`` after the close is cancelled; neither is logged as an
+    error. Other requests pass straight through.
     """
 
     def __init__(self, app: Any) -> None:
@@ -345,7 +347,17 @@ class PageEnds:
                 closed.set()
             return message
 
-        handler = asyncio.ensure_future(self.app(scope, watched, send))
+        async def sending(message: Any) -> None:
+            try:
+                await send(message)
+            except OSError:
+                # The page has gone while the server wrote to it. Flet would end its
+                # handler on the error without ever disconnecting the page's session
+                # (still subscribed, never dropped); the closed socket's disconnect,
+                # which the handler reads next, ends the session as it should.
+                log.debug("a page went away while the server was writing to it")
+
+        handler = asyncio.ensure_future(self.app(scope, watched, sending))
 
         async def reap() -> None:
             nonlocal reaped
