@@ -568,6 +568,9 @@ class Table:
             # The set lies as written, low value on the left (records.md §3).
             self._append(Play(f"{low}-{high}"))
             return
+        last = hand.events[-1] if hand.events else None
+        if isinstance(last, Play) and sorted(parse_tile(last.tile, self.rules.max_pip)) == [low, high]:
+            return  # the second tap of a double tap on the tile just laid: it is down already
         if (low, high) in hand.played or hand.how != "in-progress":
             self._append(Play(f"{low}-{high}"))  # refused, with the engine's reason
             return

@@ -747,3 +747,14 @@ def test_the_taps_counted_for_the_benchmark_are_the_taps_the_screen_asks_for(sto
     lay(american, "5-5")
     assert american.hand is not None
     assert entry_taps(american.hand, Draw(3)) == 2  # Drew 2+, then 3
+
+
+def test_a_second_tap_on_the_tile_just_laid_is_not_an_error(store: Store) -> None:
+    table = new_table(store).table
+    assert table is not None
+    lay(table, "5-5")
+    table.tap_tile(5, 5)  # the second tap of a double tap on the picker
+    assert table.message is None and table.board().count == 10
+    lay(table, "0-5")
+    table.tap_tile(5, 5)  # an older tile tapped again is refused with the reason
+    assert table.message is not None and "5-5" in table.message

@@ -176,8 +176,9 @@ def tile_picker(table: Table, act: Act, *, settling: bool, room: float) -> ft.Co
                             on_click=lambda _e, a=tile.low, b=tile.high: _entry(table, act, table.tap_tile, a, b)(),
                             ink=True,
                         ),
+                        # Not keyed by revision (28 new controls a tap would slow every tap down):
+                        # a second tap on the tile just laid is ignored by ``Table.tap_tile``.
                         label=f"tile {tile.name}, {state}",
-                        frame=table.revision,
                     )
                 )
         rows.append(ft.Row(keys, spacing=GAP, tight=True))
