@@ -1,4 +1,4 @@
-"""Small helpers for the words the table app shows: hand numbers per game, a win, a list of names.
+"""Small helpers for the words the table app shows: hand numbers per game.
 
 No rules are decided here. Counts of things and citations come from the
 engine's ``scorepad.rules.wording`` (``count_words``, ``cited``).
@@ -17,8 +17,3 @@ def hand_in_game(state: Any, hand: Any) -> int:
 def hand_words(state: Any, hand: Any) -> str:
     """ "game 2, hand 1": which hand, numbered within its game."""
     return f"game {hand.game}, hand {hand_in_game(state, hand)}"
-
-
-def wins_words(names: str, seats: int) -> str:
-    """ "Bob wins!" for one player, "Ann & Cy win!" for a side of two."""
-    return f"{names} {'wins' if seats == 1 else 'win'}!"

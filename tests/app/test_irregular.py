@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from scorepad.app.state import ScorePad
 from scorepad.app.table import HAND_OVER, PLAY, Table
-from scorepad.app.words import hand_words, wins_words
+from scorepad.app.words import hand_words
 from scorepad.store import Store
 
 from .test_state import lay, new_table
@@ -161,8 +161,7 @@ class TestStood:
 
 
 class TestWords:
-    def test_counts_hands_and_wins(self, store: Store) -> None:
-        assert wins_words("Bob", 1) == "Bob wins!" and wins_words("Ann & Cy", 2) == "Ann & Cy win!"
+    def test_hands_are_numbered_within_their_game(self, store: Store) -> None:
         pad = ScorePad(store)
         pad.new_match()
         pad.form.target = "10"
