@@ -7,6 +7,7 @@ import flet_charts as fch
 
 from scorepad.app.components.common import card, heading, ident
 from scorepad.app.views import Sheet
+from scorepad.app.words import hand_in_game
 
 SIDE_COLOURS = (ft.Colors.BLUE, ft.Colors.ORANGE, ft.Colors.GREEN, ft.Colors.PURPLE)
 
@@ -70,9 +71,7 @@ def sheet_screen(sheet: Sheet, header: ft.Control, details: ft.Control | None = 
     columns = [ft.DataColumn(ft.Text("Hand")), ft.DataColumn(ft.Text("Set by")), ft.DataColumn(ft.Text("End"))]
     columns += [ft.DataColumn(ft.Text(name), numeric=True) for name in sheet.sides]
     # Hands are numbered within their game ("2.1": game 2, hand 1), not across the match.
-    in_game = {
-        row.number: sum(1 for r in sheet.rows if r.game == row.game and r.number <= row.number) for row in sheet.rows
-    }
+    in_game = {row.number: hand_in_game(sheet.rows, row) for row in sheet.rows}
     rows = [
         ft.DataRow(
             cells=[
