@@ -194,6 +194,7 @@ class TestPlaying:
         table = new_table(store).table
         assert table is not None
         lay(table, "5-5")
+        lay(table, "0-5")
         table.tap_tile(5, 5)
         assert table.message and "already been played" in table.message
 
