@@ -354,7 +354,10 @@ class Door:
             return
         client = (scope.get("client") or ("", 0))[0]
         host = header(scope, b"host") or ""
-        hostname = urllib.parse.urlsplit(f"//{host}").hostname or ""
+        try:
+            hostname = urllib.parse.urlsplit(f"//{host}").hostname or ""
+        except ValueError:  # a malformed Host ("[::1"): no name of this computer
+            hostname = ""
         if is_loopback(client) and is_loopback(hostname):
             await self.app(scope, receive, send)
             return

@@ -95,3 +95,24 @@ def test_served_on_this_computer_only_the_panel_says_how_to_share() -> None:
     panel = join_panel()
     assert "--host 0.0.0.0" in join_words(None)
     assert not [c for c in panel.content.content.controls if isinstance(c, ft.Image)]  # type: ignore[union-attr]
+
+
+def test_a_malformed_host_is_asked_for_the_code_not_a_crash() -> None:
+    import asyncio
+
+    from scorepad.app.join import Door
+
+    async def app(scope, receive, send):  # type: ignore[no-untyped-def]
+        raise AssertionError("a malformed Host must not reach the app")
+
+    sent: list[dict] = []
+
+    async def receive():  # type: ignore[no-untyped-def]
+        return {"type": "http.request"}
+
+    async def send(message):  # type: ignore[no-untyped-def]
+        sent.append(message)
+
+    scope = {"type": "http", "method": "GET", "path": "/", "client": ("127.0.0.1", 5), "headers": [(b"host", b"[::1")]}
+    asyncio.run(Door(app, JoinCode("123456"), beyond_loopback=True)(scope, receive, send))
+    assert sent[0]["status"] == 401
