@@ -83,3 +83,27 @@ def test_step_to_an_event_and_read_the_count_and_the_ruling(
         assert page.exists("dispute-hand-1")
     finally:
         page.close()
+
+
+def test_a_record_file_chosen_on_the_phone_opens_on_the_dispute_screen(
+    chromium: Any, stored: tuple[AppServer, int], tmp_path: Path
+) -> None:
+    server, _match_id = stored
+    page = TablePage(chromium, server.url, viewport=SMALL)
+    page.open()
+    try:
+        page.tap("history")
+        page.wait_for("dispute-record-file")
+        with page.page.expect_file_chooser(timeout=20_000) as chooser:
+            page.tap("dispute-record-file")
+        chooser.value.set_files(str(RECORD.parent / "episcopal.json"))
+        page.wait_contains("dispute-where", "event 1 of 4")
+        for event in (2, 3, 4):
+            page.tap("dispute-next")
+            page.wait_contains("dispute-where", f"event {event} of 4")
+        # 1 + 2 + 3 + the Sniff's last open short end, 4: Episcopal (Smartt §15).
+        assert page.text("dispute-count").endswith("= 10")
+        page.wait_contains("dispute-note-1", "Episcopal! a count of 10 with the ends 1, 2, 3 and 4")
+        assert page.text("dispute-ruling") == "Hand 1 is still in play, Ann to move: Ann 0, Bob 10."
+    finally:
+        page.close()
