@@ -11,7 +11,8 @@ guard.
 
 Secrets are never stored in clear: the password and the table codes as
 argon2id hashes, session tokens as the SHA-256 of 32 random bytes (a token
-is as strong as a key, so a fast digest is enough to look it up). Wrong
+is as strong as a key, so a fast digest is enough to look it up); a
+director's or hall screen's sign-in lasts ``SESSION_LIFETIME``. Wrong
 passwords and codes are rate-limited per event and per source address, in
 the database, so the limit holds across server processes.
 """
@@ -47,6 +48,8 @@ _HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
 ATTEMPT_LIMIT = 5
 ATTEMPT_WINDOW = timedelta(seconds=60)
 PASSWORD_MIN = 8
+# A director's or hall screen's sign-in lasts a long tournament day, then must be renewed.
+SESSION_LIFETIME = timedelta(hours=16)
 # Table codes: the table's number, a dash, six letters and digits that cannot be misread.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -221,6 +224,8 @@ class Gate:
                 raise AccessDenied("this sign-in is unknown for this event; sign in again")
             role = Role(row.role)
             if role != Role.TABLE:
+                if (as_utc(row.created_at) or self.now()) + SESSION_LIFETIME < self.now():
+                    raise AccessDenied("this sign-in has expired; sign in again")
                 return Caller(role, event_id)
             table = session.get(TournamentTable, row.table_id)
             current = _current_round(session, event_id)

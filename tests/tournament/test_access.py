@@ -10,7 +10,7 @@ from sqlalchemy import MetaData, select
 
 from scorepad.store.models import utcnow
 from scorepad.tournament import AccessDenied, Gate, TooManyAttempts, TournamentService
-from scorepad.tournament.access import ATTEMPT_LIMIT
+from scorepad.tournament.access import ATTEMPT_LIMIT, SESSION_LIFETIME
 
 from .conftest import PASSWORD
 from .helpers import game_hands, play_hands
@@ -139,6 +139,18 @@ def test_a_table_code_expires_with_its_round(service: TournamentService, event) 
     fresh = service.join_table(event_id, two.codes[1])
     with pytest.raises(AccessDenied):
         service.authorize_match(fresh, event_id, first.match_id)
+
+
+def test_a_sign_in_holds_for_its_own_event_and_expires(service: TournamentService, event, clock: Clock) -> None:
+    event_id, director, _view = event
+    other = service.create_event(name="Other", password=PASSWORD, rounds=1)
+    with pytest.raises(AccessDenied, match="unknown for this event"):
+        service.register(director, other, ["Zed"])
+    with pytest.raises(AccessDenied, match="unknown"):
+        service.register("a made-up token", event_id, ["Zed"])
+    clock.now += SESSION_LIFETIME + timedelta(seconds=1)
+    with pytest.raises(AccessDenied, match="expired"):
+        service.register(director, event_id, ["Zed"])
 
 
 def test_a_wrong_password_or_code_is_rate_limited_per_source(service: TournamentService, event, clock: Clock) -> None:

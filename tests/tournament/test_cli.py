@@ -103,3 +103,42 @@ def test_bad_input_is_one_line_with_status_2_and_refusals_status_1(
         main(["tournament", "pair", "one", "--db", db])
     assert exit_.value.code == 2
     capsys.readouterr()
+
+
+def test_verify_pairings_exits_1_when_a_result_changed_after_the_next_round(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _ok(
+        capsys,
+        "create",
+        "Open",
+        "--rounds",
+        "2",
+        "--pairing",
+        "swiss",
+        "--seed",
+        "s",
+        "--option",
+        "target=60",
+        "--db",
+        db,
+    )
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        _ok(capsys, "register", "1", name, "--db", db)
+    _ok(capsys, "pair", "1", "--db", db)
+    with open_store(db) as store:
+        service = TournamentService(store)
+        director = service.login_director(1, PASSWORD)
+        match_id = service.round_view(None, 1).tables[0].match_id
+        play_hands(service, director, 1, match_id, game_hands("smartt", 2, 2, (("target", 60),)))
+    _ok(capsys, "confirm", "1", "1", "--db", db)
+    _ok(capsys, "lock", "1", "--reason", "table 2 did not play", "--db", db)
+    _ok(capsys, "pair", "1", "--db", db)
+    assert "inputs match" in _ok(capsys, "verify-pairings", "1", "--round", "2", "--db", db)
+    with open_store(db) as store:
+        service = TournamentService(store)
+        service.undo(service.login_director(1, PASSWORD), 1, match_id)
+    assert main(["tournament", "verify-pairings", "1", "--round", "2", "--db", db]) == 1
+    captured = capsys.readouterr()
+    assert "inputs differ" in captured.out
+    assert captured.err.strip() == "the pairing does not re-run to the stored round"
