@@ -3,6 +3,9 @@
     uv run python benchmarks/store_bench.py [--appends 1000] [--matches 10000]
         [--postgres URL | --no-postgres]
 
+It also times an undo and a redo of the last entry of the ten-game match
+(each one write, like an append, plus the replay of the hand it touches).
+
 Targets (issue 3): append p99 < 10 ms on SQLite, resume of a 10-game match
 < 50 ms, listing 10,000 matches < 100 ms. The SQLite file lives in a
 temporary directory (the disk this runs on matters: every commit is fsynced);
@@ -89,6 +92,22 @@ def bench_resume(url: str, match_id: int, runs: int = 15) -> list[float]:
     return timings
 
 
+def bench_corrections(store: Store, match_id: int, runs: int = 40) -> list[float]:
+    """Undo then redo the last entry of a long match, ``runs`` times each; the time of each write.
+
+    A correction replays only the hand it touches (the earlier hands are
+    shared), so its time should not grow with the length of the match.
+    """
+    timings = []
+    store.load(match_id, device="bench")
+    for _ in range(runs):
+        for correct in (store.undo, store.redo):
+            started = time.perf_counter()
+            correct(match_id, device="bench")
+            timings.append(time.perf_counter() - started)
+    return timings
+
+
 def fill_matches(store: Store, total: int) -> None:
     """Store matches until there are ``total``, as real ones are: seats, players, cache.
 
@@ -156,6 +175,8 @@ def run(label: str, url: str, args: argparse.Namespace, record: dict[str, Any]) 
     state_hands = len(record["hands"])
     events = sum(len(h["events"]) for h in record["hands"])
     print(report_line(f"resume (10 games, {state_hands} hands, {events} events)", resume))
+    with open_store(url) as store:
+        print(report_line("undo / redo at the end of that match", bench_corrections(store, match_id)))
     with open_store(url) as store:
         started = time.perf_counter()
         fill_matches(store, args.matches)
