@@ -260,11 +260,12 @@ def history_screen(pad: ScorePad, act: Act, header: ft.Control) -> ft.Control:
     book = pad.book
     filters = book.filters
 
-    def field(name: str, label: str, width: int) -> ft.Control:
+    def field(name: str, label: str, width: int, hint: str | None = None) -> ft.Control:
         return ident(
             f"filter-{name}",
             ft.TextField(
                 label=label,
+                hint_text=hint,
                 value=getattr(filters, name),
                 width=width,
                 dense=True,
@@ -277,8 +278,8 @@ def history_screen(pad: ScorePad, act: Act, header: ft.Control) -> ft.Control:
         [
             field("label", "Label", 150),
             field("player", "Player", 150),
-            field("since", "From (YYYY-MM-DD)", 170),
-            field("until", "To (YYYY-MM-DD)", 170),
+            field("since", "From day", 150, "2026-12-01"),
+            field("until", "To day", 150, "2026-12-31"),
             button(
                 "show-archived",
                 "Archived" if not filters.archived else "Back to the others",

@@ -66,7 +66,7 @@ def _race_chart(sheet: Sheet, game: int) -> ft.Control:
 def sheet_screen(sheet: Sheet, header: ft.Control, details: ft.Control | None = None) -> ft.Control:
     """A table of every hand, and for each game a chart of the race to the target.
 
-    ``details`` (the match's label and names, ``components.matches``) is shown above the table.
+    ``details`` (the match's label and names, ``components.matches``) follows the table.
     """
     columns = [ft.DataColumn(ft.Text("Hand")), ft.DataColumn(ft.Text("Set by")), ft.DataColumn(ft.Text("End"))]
     columns += [ft.DataColumn(ft.Text(name), numeric=True) for name in sheet.sides]
@@ -86,5 +86,6 @@ def sheet_screen(sheet: Sheet, header: ft.Control, details: ft.Control | None = 
     table = ft.Row([ft.DataTable(columns=columns, rows=rows, column_spacing=16)], scroll=ft.ScrollMode.AUTO)
     games = sorted({row.game for row in sheet.rows}) or [1]
     charts = [card(heading(f"Game {g}: the race to {sheet.target}"), _race_chart(sheet, g)) for g in games]
-    top = [header] if details is None else [header, details]
-    return ft.Column([*top, card(heading("Score sheet"), ident("score-sheet", table)), *charts], spacing=12)
+    # The match's label and names come after the sheet: a rename is rare, the sheet is read often.
+    extra = [] if details is None else [details]
+    return ft.Column([header, card(heading("Score sheet"), ident("score-sheet", table)), *extra, *charts], spacing=12)
