@@ -508,6 +508,48 @@ class TournamentService:
         caller = self.authorize_match(token, event_id, match_id)
         return self.store.undo(match_id, device=caller.label)
 
+    def correct(
+        self, token: str | None, event_id: int, match_id: int, *, reason: str, amend: Any = None, undo: bool = False
+    ) -> MatchSnapshot:
+        """The director's correction of a table's entry, with the reason kept in the event's audit.
+
+        ``undo=True`` takes back the last standing entry (a settlement: the
+        hand is reopened); otherwise ``amend`` replaces the current hand's
+        last event (``None`` withdraws it), as ``Store.amend``. Either is one
+        compensating entry in the match's log (nothing is erased) and one
+        line of the event's audit (who, when, why, what), readable by
+        everyone. A corrected hand needs confirming again. Director only;
+        raises ``TournamentError`` without a reason, and what the store raises.
+        """
+        caller = self.gate.require(token, event_id, Action.REPAIR)
+        reason = (reason or "").strip()
+        if not reason:
+            raise TournamentError("a correction needs a reason for the audit")
+        self.authorize_match(token, event_id, match_id)
+        device = f"{caller.label}: {reason}"
+        state = self.store.undo(match_id, device=device) if undo else self.store.amend(match_id, amend, device=device)
+        latest = self.store.audit(match_id)[-1]
+        with session_scope(self._writer) as session:
+            row = session.execute(
+                select(TournamentTable.number, TournamentRound.number)
+                .join(TournamentRound, TournamentRound.id == TournamentTable.round_id)
+                .where(TournamentTable.match_id == match_id)
+            ).one()
+            _audit(
+                session,
+                event_id,
+                caller.label,
+                "correct",
+                {
+                    "round": row[1],
+                    "table": row[0],
+                    "match": match_id,
+                    "reason": reason,
+                    "entry": {"action": latest.action, "hand": latest.hand, "detail": latest.detail},
+                },
+            )
+        return state
+
     def confirm(
         self,
         token: str | None,

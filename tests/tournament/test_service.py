@@ -196,3 +196,26 @@ def test_bad_settings_are_refused_in_one_sentence(service: TournamentService) ->
         service.register(director, event, ["ann"])
     with pytest.raises(TournamentError, match="nobody called"):
         service.withdraw(director, event, "Zed")
+
+
+def test_a_directors_correction_keeps_its_reason_and_unconfirms_the_hand(service: TournamentService) -> None:
+    event, director = _event(service, ["Ann", "Bob"], rounds=1)
+    view = service.pair_round(director, event)
+    (table,) = view.tables
+    tablet = service.join_table(event, view.codes[1])
+    hands = game_hands("smartt", 2, 3, (("target", 60),))
+    play_hands(service, tablet, event, table.match_id, hands)
+    service.confirm(tablet, event, 1, by=table.names[1])
+    assert sum(s.games_won for s in service.standings(None, event)) == 1
+    with pytest.raises(TournamentError, match="reason"):
+        service.correct(director, event, table.match_id, reason="", undo=True)
+    with pytest.raises(TournamentError, match="only the director"):
+        service.correct(tablet, event, table.match_id, reason="we agreed", undo=True)
+    service.correct(director, event, table.match_id, reason="the last tile was misread", undo=True)
+    # The hand is reopened: provisional, its game no longer counted.
+    assert sum(s.games_won for s in service.standings(None, event)) == 0
+    (line,) = [a for a in service.audit(None, event) if a.action == "correct"]
+    assert line.actor == "director" and line.detail["reason"] == "the last tile was misread"
+    assert line.detail["entry"]["action"] == "undo" and line.detail["table"] == 1
+    # The match's own log keeps the compensating entry and says who and why.
+    assert service.store.audit(table.match_id)[-1].device == "director: the last tile was misread"
