@@ -36,6 +36,7 @@ from scorepad.app.views import (
     SideView,
     TileKey,
 )
+from scorepad.app.words import hand_words
 from scorepad.rules import (
     Draw,
     HandState,
@@ -180,7 +181,8 @@ class Table:
     def title(self) -> str:
         """A heading for the table: the rules, the game and the hand."""
         hand = self.hand
-        where = f"game {hand.game}, hand {hand.number}" if hand else f"game {self.state.game}"
+        # Hands are numbered within their game ("game 2, hand 1"), not across the match.
+        where = hand_words(self.state, hand) if hand else f"game {self.state.game}"
         return f"{self.rules.name.capitalize()} to {self.rules.target} · {where}"
 
     def board(self) -> Board:

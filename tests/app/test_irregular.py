@@ -174,3 +174,4 @@ class TestWords:
         hand = table.hand
         assert hand is not None and hand.game == 2
         assert hand_words(table.state, hand) == "game 2, hand 1"
+        assert hand.number == 2 and table.title().endswith("game 2, hand 1")
