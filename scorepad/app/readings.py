@@ -6,8 +6,6 @@ and arranges them as the small view values of ``views``; none decides a rule.
 
 from __future__ import annotations
 
-from typing import Any
-
 from scorepad.app.views import Board, OpenEnd, Picture, Piece, Sheet, SheetRow
 from scorepad.rules import MatchState
 from scorepad.rules.layout import Layout, Placement
@@ -69,28 +67,6 @@ def sheet_of(state: MatchState) -> Sheet:
     )
     sides = tuple(state.side_name(s) for s in range(state.rules.sides))
     return Sheet(sides=sides, target=state.rules.target, rows=rows)
-
-
-def consequence(last: Any, called: int, *, calls_required: bool, claim_open: bool) -> str:
-    """What the rules do with the call just recorded (``last`` is the engine's LastPlay)."""
-    flags = set(last.flags)
-    if "corrected" in flags:
-        return f"Corrected before the next tile: {last.recorded} recorded."
-    if not flags:
-        return f"Called right: {last.recorded} scored." if last.recorded else "Nothing to score."
-    if not calls_required:
-        return f"The count scores by itself: {last.recorded} recorded; the call is only checked."
-    if "missed" in flags:
-        words = f"No call, no score: the {last.score} is lost (Smartt §7.2)"
-        if claim_open:
-            words += "; an opponent may claim it (muggins)"
-        return words + "."
-    if "nonexistent" in flags:
-        return f"No score existed; the call of {called} stands unless corrected before the next tile."
-    return (
-        f"The call of {called} stands as called ({last.recorded} recorded, the count made "
-        f"{last.score}) unless corrected before the next tile (Smartt §7.2)."
-    )
 
 
 def named(state: MatchState, text: str) -> str:

@@ -16,7 +16,6 @@ from scorepad.app.gaps import pip_range
 from scorepad.app.irregular import Irregularities
 from scorepad.app.readings import (
     board_of,
-    consequence,
     highest_call,
     named,
     picture_of,
@@ -53,6 +52,7 @@ from scorepad.rules.choices import distinct_ends, outcome
 from scorepad.rules.hand import score_of
 from scorepad.rules.layout import Layout
 from scorepad.rules.tiles import pips
+from scorepad.rules.wording import call_consequence
 from scorepad.store import StoreConflict, StoreError
 
 PLAY, SETTLE, HAND_OVER, GAME_OVER, NO_HAND = "play", "settle", "hand-over", "game-over", "no-hand"
@@ -351,8 +351,10 @@ class Table:
             call=called,
             recorded=last.recorded,
             flags=last.flags,
-            consequence=consequence(last, called, calls_required=rules.calls_required, claim_open=hand.claim_open),
-            can_fix=bool(last.flags) and "corrected" not in last.flags,
+            # The engine's words, citing the book in play (a Jaques game never cites Smartt).
+            consequence=call_consequence(rules, last, called, claim_open=hand.claim_open),
+            # A coupling that stood is no miscall: only a wrong call can be corrected (Smartt §7.2).
+            can_fix=bool(set(last.flags) - {"stood"}) and "corrected" not in last.flags,
             calls=tuple(range(5, highest_call(rules.max_pip) + 5, 5)),
             claimants=claimants,
         )
@@ -484,10 +486,10 @@ class Table:
         held = hand.tiles_held[seat]
         lightest, heaviest = pip_range(hand, seat)
         holds = f"{self.player(seat)} holds {plural(held, 'tile')}: {lightest} to {heaviest} pips"
-        if not (typed.isascii() and typed.isdigit()) or len(typed) > MAX_DIGITS:
+        if not (typed.isascii() and typed.isdigit()):
             return f"{holds}; type a whole number with the digits 0 to 9 ('{typed}' is not one)."
-        if not lightest <= int(typed) <= heaviest:
-            return f"{holds}, not {int(typed)}."
+        if len(typed) > MAX_DIGITS or not lightest <= int(typed) <= heaviest:
+            return f"{holds}, not {typed}."
         return None
 
     def settle_problem(self) -> str | None:

@@ -128,6 +128,8 @@ class TestStood:
         assert table.board().count == 10
         panel = table.call_panel()
         assert panel is not None and "stood" in panel.flags
+        assert panel.consequence == "Called right: 10 scored. The illegal coupling stands (Smartt §11.5)."
+        assert not panel.can_fix, "a coupling that stood is no miscall to correct"
         assert [s.score for s in table.sides()] == [10, 10]
         # Changing the call keeps the mark.
         table.call(0)
