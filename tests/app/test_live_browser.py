@@ -113,17 +113,25 @@ def test_an_entry_on_one_server_shows_on_the_other_within_a_second(
     try:
         ann.open(f"match/{match_id}", ready="board-count")
         bob.open(f"match/{match_id}", ready="board-count")
-        delays = []
+        delays, totals = [], []
         # Sequential interleaving: each tap is made once the page shows the entry before it.
         steps = [(ann, "tile-4-6", "10"), (bob, "undo", "0"), (ann, "redo", "10"), (bob, "undo", "0")]
         for page, control, count in steps:
             other = bob if page is ann else ann
-            page.tap(control)
+            box = page.scroll_into_view(control)
+            clicked = time.monotonic()
+            page.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
             page.wait_text("board-count", count)
-            started = time.monotonic()
+            shown = time.monotonic()  # the entry is saved and on the page that made it
             other.wait_text("board-count", count, timeout=10)
-            delays.append(time.monotonic() - started)
-        print(f"entry on one server to the other page: {', '.join(f'{d * 1000:.0f} ms' for d in delays)}")
+            delays.append(time.monotonic() - shown)
+            totals.append(time.monotonic() - clicked)
+        print(
+            "entry shown on its page -> on the other server's page: "
+            + ", ".join(f"{d * 1000:.0f} ms" for d in delays)
+            + "; from the click: "
+            + ", ".join(f"{t * 1000:.0f} ms" for t in totals)
+        )
         assert max(delays) < FOLLOW_S, delays
         assert "Entered on another screen" in ann.text("message")
         actions = audit_actions(pg_url, match_id)
