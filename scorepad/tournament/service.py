@@ -12,6 +12,8 @@ the rules engine checks every entry, as at any other table.
 from __future__ import annotations
 
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -26,7 +28,7 @@ from scorepad.rules import RecordFormatError, make_ruleset
 from scorepad.store import Store
 from scorepad.store.db import session_scope, writer
 from scorepad.store.matches import delete_match, label_match
-from scorepad.store.models import utcnow
+from scorepad.store.models import Match, utcnow
 from scorepad.store.snapshot import MatchSnapshot
 from scorepad.store.tournament_models import (
     TournamentAudit,
@@ -61,6 +63,8 @@ ROUND_ROBIN_MAX = 10
 # Smartt §14: the most game points one game can give (a loser below 30), per loser.
 MOST_GAME_POINTS = 14
 NAME_MAX = 40
+# Table results kept in memory (a day's tables: 100 tables over 10 rounds).
+RESULT_CACHE = 1000
 
 
 def engine_version() -> str:
@@ -143,6 +147,8 @@ class TournamentService:
         self._engine = store.engine
         self._writer = writer(store.engine)
         self.gate = gate or Gate(store.engine)
+        self._results: OrderedDict[tuple[int, int, frozenset[tuple[int, str]]], TableResult] = OrderedDict()
+        self._lock = threading.Lock()
 
     # -- sign-in -------------------------------------------------------------------
 
@@ -762,11 +768,30 @@ class TournamentService:
         return out
 
     def _table_result(self, table: TournamentTable) -> TableResult:
+        """A table's confirmed figures, replayed by the engine once per match revision and confirmations.
+
+        The match's revision moves with every write to it, so a result kept
+        under (match, revision, confirmations) is never stale; the standings
+        of a long event then replay only the tables that changed.
+        """
         assert table.match_id is not None
-        record = self.store.export_record(table.match_id)
         with session_scope(self._engine) as session:
             done = self._confirmations(session, table.id)
-        return table_result(record, confirmed_prefix(record, done))
+            revision = session.execute(select(Match.revision).where(Match.id == table.match_id)).scalar_one()
+        key = (table.match_id, revision, frozenset((h, f) for h, prints in done.items() for f in prints))
+        with self._lock:
+            cached = self._results.get(key)
+            if cached is not None:
+                self._results.move_to_end(key)
+                return cached
+        record = self.store.export_record(table.match_id)
+        result = table_result(record, confirmed_prefix(record, done))
+        with self._lock:
+            # A write landing between the revision and the export only makes this result newer than its key.
+            self._results[key] = result
+            while len(self._results) > RESULT_CACHE:
+                self._results.popitem(last=False)
+        return result
 
     def _outcomes(self, session: Session, event: TournamentEvent, through: int | None) -> list[Outcome]:
         out: list[Outcome] = []
