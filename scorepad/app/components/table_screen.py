@@ -250,12 +250,7 @@ def call_row(table: Table, act: Act) -> ft.Control | None:
                 expand=False,
                 frame=table.revision,
             ),
-            ft.Column(
-                [note(made, size=14), note(f"Called {called}. {panel.consequence}", identifier="call-result", size=14)],
-                spacing=0,
-                tight=True,
-                expand=True,
-            ),
+            ft.Container(expand=True),
             button("call-close", "Hide", act(table.close_call), kind="text", compact=True, expand=False),
         ],
         spacing=4,
@@ -279,7 +274,12 @@ def call_row(table: Table, act: Act) -> ft.Control | None:
         wrap=True,
         run_spacing=GAP,
     )
-    rows: list[ft.Control] = [top, numbers]
+    caption = ft.Column(
+        [note(made, size=14), note(f"Called {called}. {panel.consequence}", identifier="call-result", size=14)],
+        spacing=0,
+        tight=True,
+    )
+    rows: list[ft.Control] = [caption, top, numbers]
     if panel.flags:
         rows.append(note("Flags: " + ", ".join(panel.flags), identifier="call-flags", size=14, color=ft.Colors.ERROR))
     if panel.can_fix:
