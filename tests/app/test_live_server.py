@@ -212,3 +212,40 @@ async def test_workers_serve_one_address_and_pages_follow_across_them(pg_url: st
             await page.close()
     finally:
         server.stop()
+
+
+@pytest.mark.browser
+@pytest.mark.asyncio
+async def test_browser_pages_opened_and_closed_leave_nothing_behind(sqlite_server: tuple[WebServer, int]) -> None:
+    """The same with Chromium pages (fewer: each costs a second or two here)."""
+    from playwright.async_api import async_playwright
+
+    from tests.browser import CHROMIUM, CHROMIUM_ARGS, PHONE, sel
+
+    if not CHROMIUM.exists():
+        pytest.skip(f"needs Debian's chromium at {CHROMIUM}")
+    server, match_id = sqlite_server
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            for _ in range(10):
+                context = await browser.new_context(viewport=PHONE)
+                page = await context.new_page()
+                await page.goto(f"{server.url}match/{match_id}")
+                await page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
+                await page.locator("flt-semantics-placeholder").evaluate("e => e.click()")
+                await page.wait_for_selector(sel("board-count"), state="attached", timeout=60_000)
+                await context.close()
+        finally:
+            await browser.close()
+    await wait_log(server, r"(?s).*left; 0 page\(s\) follow a match\s*$", timeout=30)
+    assert server.log().count(" opened") == 10
+    one, two = [await FletClient(server.url, f"/match/{match_id}").open(ready="tile-4-6") for _ in range(2)]
+    before = [two.patches]
+    await one.tap("tile-4-6")
+    assert await followed([two], before) < FOLLOW_S
+    log = server.log()
+    assert "Traceback" not in log and "AttributeError" not in log and "ERROR" not in log, log[-3000:]
+    assert followers(log) == 2
+    await one.close()
+    await two.close()
