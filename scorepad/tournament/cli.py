@@ -84,6 +84,12 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignor
 
     with_event("pair", "pair the next round and print the tables with their codes", _pair)
 
+    repair = with_event("repair", "re-pair the current round by hand, before its first hand (audited)", _repair)
+    repair.add_argument(
+        "--table", action="append", required=True, metavar="A,B", help="one table's entrants in seat order (repeatable)"
+    )
+    repair.add_argument("--reason", required=True)
+
     lock = with_event("lock", "lock the current round (its table codes stop working)", _lock)
     lock.add_argument("--reason", help="lock although some tables have not finished or confirmed")
 
@@ -203,7 +209,12 @@ def _forbid(service: Any, args: argparse.Namespace) -> int:
 
 def _pair(service: Any, args: argparse.Namespace) -> int:
     token = _director(service, args.event)
-    view = service.pair_round(token, args.event)
+    _print_round(service.pair_round(token, args.event))
+    return 0
+
+
+def _print_round(view: Any) -> None:
+    """A round just paired: its tables, seats and codes (shown this once), byes and notes."""
     _out(f"round {view.number} ({view.method}), fingerprint {view.fingerprint[:12]}")
     for table in view.tables:
         if table.bye:
@@ -213,6 +224,13 @@ def _pair(service: Any, args: argparse.Namespace) -> int:
             _out(f"  table {table.number}: {' v '.join(table.names)}  code {code}  match {table.match_id}")
     for note in view.notes:
         _out(f"  note: {note}")
+
+
+def _repair(service: Any, args: argparse.Namespace) -> int:
+    token = _director(service, args.event)
+    tables = [[name.strip() for name in text.split(",")] for text in args.table]
+    view = service.repair(token, args.event, tables, reason=args.reason)
+    _print_round(view)
     return 0
 
 

@@ -394,11 +394,13 @@ class TournamentService:
                     seen.add(x)
                 ids.append(row)
             forbidden = _forbidden(session, event_id)
+            names = {e.id: e.name for e in _entrants(session, event_id)}
             for row in ids:
                 for a in row:
                     for b in row:
                         if a < b and frozenset((a, b)) in forbidden:
-                            raise TournamentError(f"those two may not meet ({forbidden[frozenset((a, b))]})")
+                            why = forbidden[frozenset((a, b))]
+                            raise TournamentError(f"{names[a]} and {names[b]} may not meet ({why})")
             byes = tuple(sorted(active - seen))
             inputs = PairingInput.from_dict(current.inputs)
             computed = Pairing.from_dict(current.computed)

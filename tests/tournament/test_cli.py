@@ -142,3 +142,19 @@ def test_verify_pairings_exits_1_when_a_result_changed_after_the_next_round(
     captured = capsys.readouterr()
     assert "inputs differ" in captured.out
     assert captured.err.strip() == "the pairing does not re-run to the stored round"
+
+
+def test_repair_reseats_the_round_and_says_why_in_the_audit(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    _ok(capsys, "create", "Open", "--rounds", "2", "--pairing", "swiss", "--seed", "s", "--db", db)
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        _ok(capsys, "register", "1", name, "--db", db)
+    _ok(capsys, "pair", "1", "--db", db)
+    out = _ok(capsys, "repair", "1", "--table", "Ann,Dee", "--table", "Cy, Bob", "--reason", "Ann's lift", "--db", db)
+    assert "table 1: Ann v Dee  code 1-" in out and "table 2: Cy v Bob  code 2-" in out
+    assert "may not meet" not in out
+    _ok(capsys, "forbid", "1", "Ann", "Bob", "--reason", "family", "--db", db)
+    line = _refused(capsys, 1, "repair", "1", "--table", "Ann,Bob", "--table", "Cy,Dee", "--reason", "x", "--db", db)
+    assert line == "Ann and Bob may not meet (family)"
+    with open_store(db) as store:
+        (repair,) = [a for a in TournamentService(store).audit(None, 1) if a.action == "repair"]
+    assert repair.detail["reason"] == "Ann's lift" and repair.detail["tables"] == [["Ann", "Dee"], ["Cy", "Bob"]]
