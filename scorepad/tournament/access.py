@@ -29,6 +29,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
+from sqlmodel import Session
 
 from scorepad.store.db import session_scope, writer
 from scorepad.store.models import as_utc, utcnow
@@ -295,10 +296,10 @@ class Gate:
             session.add(TournamentAttempt(event_id=event_id, key=key, ok=ok, at=self.now()))
 
 
-def _current_round(session: object, event_id: int) -> TournamentRound | None:
+def _current_round(session: Session, event_id: int) -> TournamentRound | None:
     """The event's latest paired round (the one tables play now), or None."""
     return (
-        session.execute(  # type: ignore[attr-defined]
+        session.execute(
             select(TournamentRound).where(TournamentRound.event_id == event_id).order_by(TournamentRound.number.desc())
         )
         .scalars()

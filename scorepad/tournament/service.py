@@ -16,6 +16,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import networkx as nx
@@ -23,7 +24,6 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-import scorepad
 from scorepad.rules import RecordFormatError, make_ruleset
 from scorepad.store import Store
 from scorepad.store.db import session_scope, writer
@@ -73,13 +73,11 @@ def engine_version() -> str:
 
 
 def scorepad_version() -> str:
-    """The installed scorepad's version."""
-    from importlib.metadata import PackageNotFoundError, version
-
+    """The installed scorepad's version ('unknown' when run from a tree that is not installed)."""
     try:
         return version("scorepad")
     except PackageNotFoundError:
-        return getattr(scorepad, "__version__", "unknown")
+        return "unknown"
 
 
 @dataclass(frozen=True)
