@@ -70,7 +70,7 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
             played = Placing(outcome["tile"], at, count, score_of(count))
             auto = automatic(rules, trial_before, played, others, prior) if trial_before is not None else None
             ends_hand = index == last_play and hand.how in (OUT, WON)
-            own = set()
+            own: set[tuple[int, int]] = set()
             if not ends_hand:
                 for mate in rules.seats_of(rules.side_of(seat)):
                     own.update(r.tile for r in know.held(mate, index))

@@ -30,7 +30,9 @@ DOUBLE_PARTNERS: dict[int, tuple[tuple[int, int], ...]] = {
 }
 
 
-def placings(layout: Layout, tiles: Collection[tuple[int, int]], *, skip: tuple[tuple[int, int], str] | None = None):
+def placings(
+    layout: Layout, tiles: Collection[tuple[int, int]], *, skip: tuple[tuple[int, int], str] | None = None
+) -> list[Placing]:
     """Every legal placement of ``tiles`` on ``layout`` with its count and score (the set: any tile).
 
     ``skip`` leaves out one ``(tile, at)``, the play actually made.

@@ -16,9 +16,9 @@ from scorepad.analysis import HandAnalysis, analyse_hand
 from scorepad.analysis.narrate import clutch_words, event_words, placing_words, renege_line
 from scorepad.app.readings import picture_of
 from scorepad.app.views import Picture
-from scorepad.rules import HandState, MatchState, Play, SniffError, load_record, replay
+from scorepad.rules import HandState, MatchState, Play, RuleSet, SniffError, load_record, replay
 from scorepad.rules.presets import Topic
-from scorepad.rules.wording import call_consequence, end_words, renege_words, scores_words, settlement_steps
+from scorepad.rules.wording import call_consequence, cited, end_words, renege_words, scores_words, settlement_steps
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ class Dispute:
                 called = last.score if event.call is None else event.call
                 call = call_consequence(rules, last, called, claim_open=shown.claim_open)
             elif isinstance(event, Play):
-                call = f"The set scores its count without a call{_cited(rules, Topic.SET)}."
+                call = f"The set scores its count without a call{cited(rules, Topic.SET)}."
         else:
             what = f"Start of hand {self.hand}: {match.players[hand.setter]} sets"
         at_end = self.step == total
@@ -204,12 +204,7 @@ def _replayed(match: MatchState, hand: HandState, step: int) -> HandState:
     return trial
 
 
-def _cited(rules: Any, topic: Topic) -> str:
-    section = rules.cite(topic)
-    return f" ({section})" if section else ""
-
-
-def _section(rules: Any, label: str) -> str:
+def _section(rules: RuleSet, label: str) -> str:
     """The rule behind one part of the count: the Sniff's stage table, or the count of open ends."""
     return rules.cite(Topic.SNIFF) if label.startswith("Sniff") else rules.cite(Topic.COUNT)
 
