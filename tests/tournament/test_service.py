@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 from itertools import combinations
 
 import pytest
 
+from scorepad.store import open_store
 from scorepad.tournament import TournamentError, TournamentService
+from scorepad.tournament import service as service_module
 
 from .conftest import PASSWORD
 from .helpers import game_hands, play_hands
@@ -219,3 +222,41 @@ def test_a_directors_correction_keeps_its_reason_and_unconfirms_the_hand(service
     assert line.detail["entry"]["action"] == "undo" and line.detail["table"] == 1
     # The match's own log keeps the compensating entry and says who and why.
     assert service.store.audit(table.match_id)[-1].device == "director: the last tile was misread"
+
+
+def test_two_directors_pairing_at_once_store_one_round(service: TournamentService, db_url: str, monkeypatch) -> None:
+    event, director = _event(service, ["Ann", "Bob", "Cy", "Dee"], rounds=2, pairing="swiss")
+    # Both have read the event and computed the round before either stores it.
+    both_computed = threading.Barrier(2, timeout=60)
+    real_pair = service_module.pair
+
+    def pair_then_wait(inputs):
+        result = real_pair(inputs)
+        both_computed.wait()
+        return result
+
+    monkeypatch.setattr(service_module, "pair", pair_then_wait)
+    with open_store(db_url) as other_store:
+        other = TournamentService(other_store)
+        other_token = other.login_director(event, PASSWORD)
+        outcomes: list[object] = []
+
+        def run(svc: TournamentService, token: str) -> None:
+            try:
+                outcomes.append(svc.pair_round(token, event))
+            except TournamentError as err:
+                outcomes.append(err)
+
+        threads = [threading.Thread(target=run, args=a) for a in ((service, director), (other, other_token))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+    errors = [o for o in outcomes if isinstance(o, TournamentError)]
+    views = [o for o in outcomes if not isinstance(o, TournamentError)]
+    assert len(views) == 1 and len(errors) == 1
+    assert "paired meanwhile" in str(errors[0])
+    stored = service.round_view(None, event, 1)
+    assert [t.match_id for t in stored.tables] == [t.match_id for t in views[0].tables]
+    # The loser's matches are marked deleted: only the stored round's are listed.
+    assert {m.id for m in service.store.list_matches()} == {t.match_id for t in stored.tables}
