@@ -411,3 +411,32 @@ async def test_a_pip_field_takes_any_keystroke_and_answers_in_words(store: Store
     await wired.tap("settle")
     assert wired.exists("hand-result")
     wired.close()
+
+
+async def test_double_nine_tiles_are_at_least_32_px_wide_on_a_360_px_phone(store: Store) -> None:
+    wired = await Wired(store, width=360, height=640).open()
+    await wired.tap("new-match")
+    switch = wired.find("double-nine").content
+    assert wired.session is not None
+    wired.session.apply_patch(switch._i, {"value": True})
+    await wired.session.dispatch_event(switch._i, "change", True)
+    await wired.settle()
+    await wired.tap("start-match")
+    keys = {i: c for i, c in wired.identified().items() if i.startswith("tile-")}
+    assert len(keys) == 55
+    for identifier, semantics in keys.items():
+        key = semantics.content
+        face = key.content
+        assert isinstance(face, ft.Image), identifier
+        assert face.width >= 32 and key.width >= face.width, (identifier, face.width, key.width)
+    # Ten keys in the widest row, within the 348 px the page leaves at 360.
+    widest = max(len(row.controls) for row in wired.all() if isinstance(row, ft.Row) and _is_picker_row(row))
+    assert widest == 10 and 10 * keys["tile-0-9"].content.width + 9 * 2 <= 348
+    wired.close()
+
+
+def _is_picker_row(row: ft.Row) -> bool:
+    return bool(row.controls) and all(
+        isinstance(c, ft.MergeSemantics) and str(getattr(c.content, "identifier", "")).startswith("tile-")
+        for c in row.controls
+    )
