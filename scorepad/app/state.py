@@ -16,12 +16,13 @@ from scorepad.app.table import Table
 from scorepad.rules import (
     PRESETS,
     SniffError,
-    draw_for_the_set,
+    find_preset,
+    first_setter,
     full_set,
-    highest_double_leads,
     make_ruleset,
     parse_tile,
 )
+from scorepad.rules.first_setter import METHOD_WORDS
 from scorepad.store import StoreError, UnknownMatch
 from scorepad.store.ids import parse_match_id
 from scorepad.store.matches import checked_names, label_match
@@ -71,7 +72,9 @@ class NewMatchForm:
         """The record options (records.md §1) these choices make; preset defaults are left out."""
         opts: dict[str, Any] = {}
         if self.target.strip():
-            opts["target"] = int(self.target) if self.target.strip().isdigit() else self.target
+            text = self.target.strip()
+            # ASCII digits only: '²'.isdigit() is true, but int('²') fails (issue 11).
+            opts["target"] = int(text) if text.isascii() and text.isdigit() else text
         if self.muggins:
             opts["muggins"] = True
         if self.players == 4 and self.partners is not None:
@@ -211,13 +214,11 @@ class ScorePad:
 
     def draw_title(self) -> str:
         """The helper's name under the chosen rules."""
-        return "Highest double leads" if self.form.rules == "jaques" else "Draw for the set"
+        return METHOD_WORDS[find_preset(self.form.rules).first_setter][0]
 
     def draw_how(self) -> str:
         """What the scorer enters in the helper, in one sentence."""
-        if self.form.rules == "jaques":
-            return "Enter each player's highest double (or heaviest tile if none) from the hand dealt."
-        return "Each player draws one tile face down: enter the tile each drew."
+        return METHOD_WORDS[find_preset(self.form.rules).first_setter][1]
 
     def toggle_draw(self) -> None:
         """Open or close the helper (closing keeps what was entered)."""
@@ -257,10 +258,7 @@ class ScorePad:
         form, draw = self.form, self.form.draw
         entered = [draw.tiles[s].strip() for s in range(form.players)]
         try:
-            if form.rules == "jaques":
-                answer = highest_double_leads([[t] for t in entered], max_pip=form.max_pip)
-            else:
-                answer = draw_for_the_set(entered, max_pip=form.max_pip)
+            answer = first_setter(make_ruleset(form.rules, form.players, form.options()), entered)
         except SniffError as err:
             draw.result, draw.error = None, self._whose(entered, str(err))
             return

@@ -5,7 +5,7 @@ Pure Python and pydantic; it imports neither the UI nor the database.
 
 from scorepad.rules.errors import IllegalEventError, IllegalRecordError, RecordFormatError, SniffError
 from scorepad.rules.events import Adjust, Draw, Event, Muggins, Pass, Play, Renege, Void, event_from_dict
-from scorepad.rules.first_setter import FirstSetter, draw_for_the_set, highest_double_leads
+from scorepad.rules.first_setter import FirstSetter, draw_for_the_set, first_setter, highest_double_leads
 from scorepad.rules.hand import HandState
 from scorepad.rules.layout import Layout, Placement
 from scorepad.rules.match import GameResult, MatchState, NextSetter
@@ -44,6 +44,7 @@ __all__ = [
     "draw_for_the_set",
     "event_from_dict",
     "find_preset",
+    "first_setter",
     "full_set",
     "highest_double_leads",
     "load_record",

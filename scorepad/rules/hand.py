@@ -14,7 +14,8 @@ from typing import Any, NamedTuple
 from scorepad.rules.errors import IllegalEventError, SniffError
 from scorepad.rules.events import Adjust, Draw, Event, Muggins, Pass, Play, Renege, Void
 from scorepad.rules.layout import Layout
-from scorepad.rules.rulesets import RuleSet
+from scorepad.rules.presets import Topic
+from scorepad.rules.rulesets import RuleSet, cited
 from scorepad.rules.settle import RENEGE_DEDUCTION, RENEGE_ROLLBACK, Settlement, settle_hand
 from scorepad.rules.tiles import full_set, key, parse_tile, pips
 
@@ -328,11 +329,11 @@ class HandState:
             already = f"; seat {seat} has drawn {self.visit_draws} on this visit" if self.visit_draws else ""
             raise IllegalEventError(
                 f"at most {rules.draw_limit} tiles may be drawn on one visit to the boneyard"
-                f" (Smartt §8.1), not {count}{already}"
+                f"{cited(rules, Topic.DRAWS)}, not {count}{already}"
             )
         available = self.boneyard - rules.protected
         if count > available:
-            guard = f", {rules.protected} of them protected (Smartt §8.2)" if rules.protected else ""
+            guard = f", {rules.protected} of them protected{cited(rules, Topic.PROTECTED)}" if rules.protected else ""
             raise IllegalEventError(
                 f"seat {seat} cannot draw {count}: the boneyard holds {self.boneyard}{guard},"
                 f" so {max(0, available)} may be drawn"

@@ -8,7 +8,8 @@ from typing import Any
 from scorepad.rules.errors import IllegalEventError
 from scorepad.rules.events import Event
 from scorepad.rules.hand import BLOCKED, RENEGE, VOID, WON, HandState
-from scorepad.rules.rulesets import RuleSet
+from scorepad.rules.presets import Topic
+from scorepad.rules.rulesets import RuleSet, cited
 from scorepad.rules.settle import Settlement, game_points_for, is_rubed
 
 
@@ -93,28 +94,21 @@ class MatchState:
         rules, prev = self.rules, self.current
         n = rules.players
         if prev is None:
-            return NextSetter(None, None, "the players choose the first setter (Smartt §3.1)")
+            return NextSetter(None, None, "the players choose the first setter" + cited(rules, Topic.FIRST_SETTER))
         if prev.how == VOID:
-            return NextSetter(
-                prev.setter, frozenset({prev.setter}), "a hand thrown in is set again by the same setter (Smartt §11.3)"
-            )
+            why = "a hand thrown in is set again by the same setter" + cited(rules, Topic.VOID, "R11")
+            return NextSetter(prev.setter, frozenset({prev.setter}), why)
+        rotation = cited(rules, Topic.ROTATION, "R11")
         if rules.setter_rule == "rotate":
             seat = (prev.setter + 1) % n
-            why = (
-                "the set alternates (Smartt §10)"
-                if n == 2
-                else "the set rotates clockwise (Smartt, three and four players)"
-            )
+            why = ("the set alternates" if n == 2 else "the set rotates clockwise") + rotation
             return NextSetter(seat, frozenset({seat}), why)
         if rules.setter_rule == "winner":
             return self._jaques_winner(prev)
         went_out = self._went_out(prev)
         if went_out is not None:
-            why = "whoever went out leads the next hand (American 'Deal and lead')"
-            return NextSetter(went_out, frozenset({went_out}), why)
-        return NextSetter(
-            None, None, "nobody went out, so the players choose the next leader (American 'Deal and lead')"
-        )
+            return NextSetter(went_out, frozenset({went_out}), "whoever went out leads the next hand" + rotation)
+        return NextSetter(None, None, "nobody went out, so the players choose the next leader" + rotation)
 
     def _went_out(self, prev: HandState) -> int | None:
         """The seat that went out, unless a renege proved against its own side stopped the hand."""
@@ -127,7 +121,7 @@ class MatchState:
     def _jaques_winner(self, prev: HandState) -> NextSetter:
         """Jaques 'Setting up' step 4: the winner of the hand leads the next one."""
         rules = self.rules
-        why = "the winner of the hand leads the next (Jaques 'Setting up' step 4)"
+        why = "the winner of the hand leads the next" + cited(rules, Topic.ROTATION, "R11")
         if prev.how in (WON, RENEGE) and prev.winner() is not None and prev.win_seat is not None:
             # A game won mid-hand is won by whoever made the winning score, even if
             # another player had just gone out.

@@ -88,6 +88,18 @@ class RuleSet(BaseModel):
         return f"{self.name}, {self.players} players, " + ", ".join(extras)
 
 
+def cited(rules: RuleSet, topic: Topic, reading: str | None = None) -> str:
+    """`` (Smartt §7.2)`` for the book in play; where that book is silent, `` (our reading R11)`` or ''.
+
+    A ruling never cites another book than the one in play: ``reading`` names
+    the reading in docs/rules.md that scorepad takes where the book says nothing.
+    """
+    section = rules.cite(topic)
+    if section:
+        return f" ({section})"
+    return f" (our reading {reading})" if reading else ""
+
+
 def make_ruleset(name: object, players: int, options: object = None) -> RuleSet:
     """Build the RuleSet for a preset, a player count and the record's options.
 

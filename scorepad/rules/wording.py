@@ -11,7 +11,7 @@ from __future__ import annotations
 from scorepad.rules.hand import HandEnd, HandState, LastPlay
 from scorepad.rules.match import GameResult, MatchState
 from scorepad.rules.presets import Topic
-from scorepad.rules.rulesets import RuleSet
+from scorepad.rules.rulesets import RuleSet, cited
 from scorepad.rules.settle import RENEGE_DEDUCTION, RENEGE_ROLLBACK, Settlement
 
 FLAG_WORDS = {
@@ -31,12 +31,6 @@ HOW_WORDS = {
     HandEnd.VOID: "thrown in",
     HandEnd.IN_PROGRESS: "in play",
 }
-
-
-def cited(rules: RuleSet, topic: Topic) -> str:
-    """`` (Smartt §7.2)`` for the book in play, or '' where that book says nothing on ``topic``."""
-    section = rules.cite(topic)
-    return f" ({section})" if section else ""
 
 
 def count_words(number: int, thing: str) -> str:
