@@ -63,3 +63,10 @@ def test_control_characters_in_names_never_reach_the_terminal(
         out = capsys.readouterr()
         assert out.out == ""
         assert "\x1b" not in out.err and "U+001B" in out.err and len(out.err.splitlines()) == 1
+
+
+def test_a_jaques_record_is_analysed_without_smartt(capsys: pytest.CaptureFixture[str]) -> None:
+    # The automatics, clutches and words are Smartt's ideas, shown for any game but cited only under Smartt.
+    assert main(["analyse", str(DATA.parent / "jaques-2p-double-nine.json")]) == 0
+    out = capsys.readouterr().out
+    assert "Smartt" not in out and "Come-off-ence!" in out

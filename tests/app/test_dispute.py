@@ -88,3 +88,16 @@ def test_a_stored_match_opens_from_its_route(store) -> None:
     assert pad.dispute is not None and pad.dispute.view().event == "Ann sets 5-5 (Gold Nuggets): count 10, scores 10"
     pad.open_route("/dispute/99999")
     assert pad.screen == HOME and pad.message == "There is no match 99999 in this score-pad."
+
+
+def test_a_jaques_game_never_cites_smartt() -> None:
+    text = (DATA.parent / "jaques-2p-double-nine.json").read_text()
+    dispute = Dispute.from_record(text, name="jaques")
+    seen: list[str] = []
+    for step in range(len(dispute.match.hands[0].events) + 1):
+        dispute.go_to(1, step)
+        view = dispute.view()
+        seen += [view.count_words, view.call or "", view.ruling, *view.notes, *view.settlement]
+        assert {p.section for p in view.parts} <= {"Jaques, 'Winning and scoring'", "Jaques, 'The fine points'"}
+    assert not any("Smartt" in line for line in seen)
+    assert any("Jaques" in line for line in seen)
