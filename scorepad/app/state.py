@@ -214,11 +214,11 @@ class ScorePad:
 
     def draw_title(self) -> str:
         """The helper's name under the chosen rules."""
-        return METHOD_WORDS[find_preset(self.form.rules).first_setter][0]
+        return METHOD_WORDS[find_preset(self.form.rules).first_setter].title
 
     def draw_how(self) -> str:
         """What the scorer enters in the helper, in one sentence."""
-        return METHOD_WORDS[find_preset(self.form.rules).first_setter][1]
+        return METHOD_WORDS[find_preset(self.form.rules).first_setter].how
 
     def toggle_draw(self) -> None:
         """Open or close the helper (closing keeps what was entered)."""

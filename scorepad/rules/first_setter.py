@@ -13,12 +13,29 @@ from scorepad.rules.presets import FirstSetterRule, Topic
 from scorepad.rules.rulesets import RuleSet, cited
 from scorepad.rules.tiles import key, parse_tile, pips
 
-# The helper on the New match screen: its name, and what the scorer enters, by method.
+
+@dataclass(frozen=True)
+class MethodWords:
+    """A first-setter method in words, for the New match screen's helper."""
+
+    title: str  # the helper's name
+    how: str  # what the scorer enters
+    field: str  # what each player's field holds
+    rule: str  # the method itself
+
+
 METHOD_WORDS = {
-    FirstSetterRule.DRAW: ("Draw for the set", "Each player draws one tile face down: enter the tile each drew."),
-    FirstSetterRule.HIGHEST_DOUBLE: (
+    FirstSetterRule.DRAW: MethodWords(
+        "Draw for the set",
+        "Each player draws one tile face down: enter the tile each drew.",
+        "tile",
+        "each player draws a tile; the higher total sets (a tie goes to the higher single value, else draw again).",
+    ),
+    FirstSetterRule.HIGHEST_DOUBLE: MethodWords(
         "Highest double leads",
         "Enter each player's highest double (or heaviest tile if none) from the hand dealt.",
+        "double or heaviest tile",
+        "the highest double in the hands dealt leads (else the heaviest tile).",
     ),
 }
 

@@ -11,10 +11,10 @@ from scorepad.app.components.dispute import dispute_button, record_file_button
 from scorepad.app.components.table_screen import message_bar
 from scorepad.app.matchbook import ARCHIVE, DELETE, line_words
 from scorepad.app.state import ScorePad
-from scorepad.rules.presets import Topic, find_preset
+from scorepad.rules.first_setter import METHOD_WORDS
+from scorepad.rules.presets import PRESETS, Topic, find_preset
 
 Act = Callable[..., Callable[[], None]]
-RULES_WORDS = {"smartt": "Smartt", "american": "American", "jaques": "Jaques"}
 
 
 def home_screen(pad: ScorePad, act: Act, header: ft.Control) -> ft.Control:
@@ -60,14 +60,14 @@ def draw_helper(pad: ScorePad, act: Act) -> list[ft.Control]:
     )
     if not draw.open:
         return [toggle]
-    jaques = pad.form.rules == "jaques"
+    method = METHOD_WORDS[find_preset(pad.form.rules).first_setter]
     rows: list[ft.Control] = [toggle, ft.Text(pad.draw_how(), size=13)]
     for seat, name in enumerate(pad.form.seated()):
         tapping = draw.picking == seat
         field = ident(
             f"drawn-{seat}",
             ft.TextField(
-                label=f"{name}'s {'double or heaviest tile' if jaques else 'tile'} (e.g. 6-4)",
+                label=f"{name}'s {method.field} (e.g. 6-4)",
                 value=draw.tiles[seat],
                 width=230,
                 on_change=lambda e, s=seat: act(pad.enter_drawn, s, e.control.value or "")(),
@@ -132,9 +132,12 @@ def new_match_screen(
     rules_row = wrap_row(
         [
             button(
-                f"rules-{name}", words, act(pad.choose_rules, name), kind="filled" if form.rules == name else "outlined"
+                f"rules-{name}",
+                preset.short,
+                act(pad.choose_rules, name),
+                kind="filled" if form.rules == name else "outlined",
             )
-            for name, words in RULES_WORDS.items()
+            for name, preset in PRESETS.items()
         ]
     )
     players_row = wrap_row(
@@ -201,7 +204,7 @@ def new_match_screen(
         ),
     ]
     if form.players == 4:
-        partners = form.partners if form.partners is not None else form.rules != "jaques"
+        partners = form.partners if form.partners is not None else find_preset(form.rules).partners_default
         names = form.seated()
         options.append(
             ident(
@@ -248,10 +251,9 @@ def new_match_screen(
 
 def _first_setter_words(rules: str) -> str:
     """How the first setter is found under these rules, citing their own book (none where it is silent)."""
-    cite = find_preset(rules).cite(Topic.FIRST_SETTER)
-    if rules == "jaques":
-        return f"{cite}: the highest double in the hands dealt leads (else the heaviest tile)."
-    how = "each player draws a tile; the higher total sets (a tie goes to the higher single value, else draw again)."
+    preset = find_preset(rules)
+    cite = preset.cite(Topic.FIRST_SETTER)
+    how = METHOD_WORDS[preset.first_setter].rule
     return f"{cite}: {how}" if cite else f"The book leaves it to a draw: {how}"
 
 
