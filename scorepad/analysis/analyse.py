@@ -5,7 +5,7 @@ from __future__ import annotations
 from scorepad.analysis.knowledge import Knowledge
 from scorepad.analysis.naming import named_tile
 from scorepad.analysis.plays import automatic, placings, safety
-from scorepad.analysis.probe import fork_layout, sniff_sides_covered
+from scorepad.analysis.probe import sniff_sides_covered
 from scorepad.analysis.reneges import renege_evidence
 from scorepad.analysis.sayings import bell_lead, is_episcopal, moonfaced_sides, safety_saying, say
 from scorepad.analysis.values import HandAnalysis, MatchAnalysis, Placing, PlayReview, Saying, Word
@@ -60,7 +60,7 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
             others = placings(layout, [tile], skip=skip) if not event.stands else []
             others += placings(layout, [t for t in held if t != tile])
             # The layout as it stood, kept to name the automatic the play was or could have been.
-            trial_before = fork_layout(layout) if layout.set_tile is not None and score_of(prior) else None
+            trial_before = layout.copy() if layout.set_tile is not None and score_of(prior) else None
             layout.place(written, None if at == "set" else at, stands=event.stands)
             on_table.add(tile)
             unplayed.discard(tile)

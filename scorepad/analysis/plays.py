@@ -13,7 +13,7 @@ from collections.abc import Collection
 
 from scorepad.analysis.cite import Concept, cited
 from scorepad.analysis.naming import named_tile
-from scorepad.analysis.probe import fork_layout, score_after
+from scorepad.analysis.probe import score_after
 from scorepad.analysis.values import Automatic, AutomaticKind, Placing, Safety, Use
 from scorepad.rules import Layout, RuleSet
 from scorepad.rules.hand import score_of
@@ -134,7 +134,7 @@ def safety(
             tile = (value, other) if value <= other else (other, value)
             if tile not in unplayed:
                 continue
-            trial = fork_layout(layout)
+            trial = layout.copy()
             trial.place(tile, at)
             if score_of(trial.board_count):
                 if tile not in own:

@@ -17,26 +17,6 @@ from scorepad.rules.errors import IllegalEventError
 from scorepad.rules.layout import Layout
 
 
-def clone(layout: Layout) -> Layout:
-    """A copy of ``layout`` made by laying its tiles again in the order they were laid.
-
-    Raises IllegalEventError only if ``layout`` itself could not have been
-    built by legal placements (it cannot happen for a layout the engine made).
-    """
-    copy = Layout(sniff_rule=layout.sniff_rule, long_sides_first=layout.long_sides_first)
-    for placed in layout.placements:
-        if placed.at == "set":
-            assert layout.set_tile is not None
-            copy.place(layout.set_tile)
-            continue
-        # The inner value lies against the end; when it does not match, the coupling
-        # stood (records.md §4, Smartt §11.5) and is laid again the same way.
-        showing = copy.open_ends().get(placed.at)
-        stands = showing not in (placed.inner, placed.outer)
-        copy.place((placed.inner, placed.outer), placed.at, stands=stands)
-    return copy
-
-
 def outcome(layout: Layout, tile: tuple[int, int], at: str) -> tuple[int, tuple[int, ...]]:
     """What laying ``tile`` at ``at`` leaves: the board count and the values of the open ends (sorted).
 
@@ -47,7 +27,7 @@ def outcome(layout: Layout, tile: tuple[int, int], at: str) -> tuple[int, tuple[
     are part of the count (Smartt §6-7; Jaques' any order makes its four sides
     alike). Raises IllegalEventError when the tile does not fit that end.
     """
-    after = clone(layout)
+    after = layout.copy()
     after.place(tile, at)
     return after.board_count, tuple(sorted(after.open_ends().values()))
 

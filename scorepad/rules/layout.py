@@ -122,9 +122,39 @@ class Layout:
             state += "; short ends open once both long sides are covered"
         return f"Sniff {n}-{n}: {state}, counts {self._sniff_points()}"
 
+    def sniff_open_sides(self) -> tuple[int, int]:
+        """How many of the Sniff's long sides and short ends are uncovered (``(0, 0)`` without a Sniff).
+
+        A Sniff laid on an arm has only its far long side to count (its near one is covered, R2).
+        """
+        if self.sniff_value is None:
+            return 0, 0
+        return self._sniff_open_sides()
+
     def describe_open_ends(self) -> str:
         """The open ends in words, e.g. ``left 3, right 5``."""
         return ", ".join(f"{pos} {value}" for pos, value in self._ends.items()) or "none (no set yet)"
+
+    def copy(self) -> Layout:
+        """An independent copy of this layout: placing on it never changes the original.
+
+        Placements are tuples of plain values, so copying the lists that hold them is enough.
+        """
+        twin: Layout = object.__new__(Layout)
+        twin.sniff_rule = self.sniff_rule
+        twin.long_sides_first = self.long_sides_first
+        twin.set_tile = self.set_tile
+        twin.sniff_value = self.sniff_value
+        twin.sniff_at = self.sniff_at
+        twin.sniff_index = self.sniff_index
+        arms = self._arms
+        twin._arms = {"left": arms["left"][:], "right": arms["right"][:], "up": arms["up"][:], "down": arms["down"][:]}
+        twin._placed = self._placed[:]
+        twin._count = self._count
+        twin._ends = self._ends.copy()
+        twin._ends_view = MappingProxyType(twin._ends)
+        twin._points = self._points.copy()
+        return twin
 
     # -- playing ---------------------------------------------------------------
 

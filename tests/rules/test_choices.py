@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from scorepad.rules import Layout
-from scorepad.rules.choices import clone, distinct_ends, outcome
+from scorepad.rules.choices import distinct_ends, outcome
 
 
 def laid(*plays: str, long_sides_first: bool = True, sniff_rule: bool = True) -> Layout:
@@ -60,7 +60,7 @@ class TestEquivalentEnds:
         assert (layout.board_count, dict(layout.open_ends()), len(layout.placements)) == before
 
 
-def test_a_clone_counts_and_opens_exactly_like_the_original_over_random_layouts() -> None:
+def test_a_copy_counts_and_opens_exactly_like_the_original_over_random_layouts() -> None:
     rng = random.Random(8)
     for _ in range(200):
         layout = Layout(sniff_rule=rng.random() < 0.8, long_sides_first=rng.random() < 0.5)
@@ -71,7 +71,7 @@ def test_a_clone_counts_and_opens_exactly_like_the_original_over_random_layouts(
             ends = layout.fits(tile)
             if ends:
                 layout.place(tile, rng.choice(ends))
-            copy = clone(layout)
+            copy = layout.copy()
             assert copy.board_count == layout.board_count
             assert dict(copy.open_ends()) == dict(layout.open_ends())
             assert copy.sniff_stage() == layout.sniff_stage()
@@ -97,7 +97,7 @@ def test_ends_folded_together_lead_to_the_same_outcomes_for_every_next_tile() ->
             for alike in (group for group in by_outcome.values() if len(group) > 1):
                 futures = []
                 for at in alike:
-                    after = clone(layout)
+                    after = layout.copy()
                     after.place(tile, at)
                     futures.append(
                         {nxt: sorted(outcome(after, nxt, e) for e in after.fits(nxt)) for nxt in order if nxt != tile}
