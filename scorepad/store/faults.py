@@ -189,8 +189,10 @@ def transaction(
                 check()
             with Session(engine, expire_on_commit=False) as session, session.begin():
                 result = body(session)
-                # Everything is sent before the COMMIT: an error up to here left nothing behind.
-                session.flush()
+                # Everything is sent before the COMMIT (the store's writes are Core statements,
+                # sent at once; ORM objects are flushed here): an error up to here left nothing behind.
+                if session.new or session.dirty or session.deleted:
+                    session.flush()
                 committing = True
             return result
         except StoreError:

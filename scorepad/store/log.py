@@ -46,6 +46,8 @@ class FoldedLog:
     revision: int = 0
     # (hand, seq of an amendment) -> the version it replaced, for its undo.
     replaced: dict[tuple[int, int], Entry] = field(default_factory=dict)
+    # How many standing entries are withdrawn events (empty places), kept as they come and go.
+    withdrawn: int = 0
 
     def add(self, entry: Entry) -> None:
         """Take one more entry (entries must come in revision order).
@@ -59,9 +61,9 @@ class FoldedLog:
             hand = self.standing.get(entry.hand, [])
             if not hand or hand[-1].seq != entry.payload.get("seq"):
                 raise ValueError(f"hand {entry.hand} seq {entry.seq}: undo of an entry not on top")
-            taken = hand.pop()
+            taken = self._pop(hand)
             if taken.kind == AMEND:
-                hand.append(self.replaced[(taken.hand, taken.seq)])
+                self._push(hand, self.replaced[(taken.hand, taken.seq)])
             self.redoable.append(taken)
         elif entry.kind == REDO:
             if not self.redoable or self.redoable[-1].seq != entry.payload.get("seq"):
@@ -71,19 +73,28 @@ class FoldedLog:
             if back.kind == AMEND:
                 if not hand or hand[-1].seq != back.payload.get("seq"):
                     raise ValueError(f"hand {entry.hand} seq {entry.seq}: redo of an amendment not on top")
-                hand.pop()
-            hand.append(back)
+                self._pop(hand)
+            self._push(hand, back)
         elif entry.kind == AMEND:
             hand = self.standing.get(entry.hand, [])
             if not hand or hand[-1].seq != entry.payload.get("seq") or hand[-1].kind in (START, SETTLE):
                 raise ValueError(f"hand {entry.hand} seq {entry.seq}: amendment of an entry not on top")
-            self.replaced[(entry.hand, entry.seq)] = hand.pop()
-            hand.append(entry)
+            self.replaced[(entry.hand, entry.seq)] = self._pop(hand)
+            self._push(hand, entry)
             self.redoable.clear()
         else:
             self.standing.setdefault(entry.hand, []).append(entry)
             # A new entry ends the chance to redo what was undone before it.
             self.redoable.clear()
+
+    def _pop(self, hand: list[Entry]) -> Entry:
+        taken = hand.pop()
+        self.withdrawn -= _is_withdrawal(taken)
+        return taken
+
+    def _push(self, hand: list[Entry], entry: Entry) -> None:
+        hand.append(entry)
+        self.withdrawn += _is_withdrawal(entry)
 
     def next_seq(self, hand: int) -> int:
         """The sequence number the next entry of ``hand`` must take."""
@@ -132,9 +143,11 @@ class FoldedLog:
 
     def standing_count(self) -> int:
         """How many entries stand, over all hands (a withdrawn event's empty place not counted)."""
-        return sum(
-            1 for entries in self.standing.values() for e in entries if e.kind != AMEND or e.payload.get("event")
-        )
+        return sum(len(entries) for entries in self.standing.values()) - self.withdrawn
+
+
+def _is_withdrawal(entry: Entry) -> bool:
+    return entry.kind == AMEND and entry.payload.get("event") is None
 
 
 def event_payload(entry: Entry) -> dict[str, Any] | None:

@@ -104,6 +104,8 @@ class TestClaimWithdrawn:
         assert _events(claimed)[-1] == Muggins(claim["muggins"])
         withdrawn = store.amend(match_id, None, device="t1")
         assert _events(withdrawn) == _events(claimed)[:-1]
+        # The store keeps what it handed out: the next load is that very snapshot, not a replay.
+        assert store.load(match_id, device="t1") is withdrawn
         assert store.audit(match_id)[-1].action == "amend"
         assert store.audit(match_id)[-1].detail["target"]["payload"] == claim
         with pytest.raises(NothingToAmend, match="already withdrawn"):
