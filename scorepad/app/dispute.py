@@ -18,7 +18,8 @@ from scorepad.app.readings import picture_of
 from scorepad.app.views import Picture
 from scorepad.rules import HandState, MatchState, Play, RuleSet, SniffError, load_record, replay
 from scorepad.rules.presets import Topic
-from scorepad.rules.wording import call_consequence, cited, end_words, renege_words, scores_words, settlement_steps
+from scorepad.rules.rulesets import cited
+from scorepad.rules.wording import call_consequence, end_words, renege_words, scores_words, settlement_steps
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ from scorepad.app.words import hand_words
 from scorepad.rules import Adjust, Play, Void, full_set
 from scorepad.rules.presets import Topic
 from scorepad.rules.previews import preview_event
-from scorepad.rules.wording import cited, count_words
+from scorepad.rules.rulesets import cited
+from scorepad.rules.wording import count_words
 
 if TYPE_CHECKING:
     from scorepad.app.table import Table

@@ -14,8 +14,8 @@ from scorepad.rules.events import Event, Renege
 from scorepad.rules.hand import HandEnd
 from scorepad.rules.match import MatchState
 from scorepad.rules.presets import Topic
-from scorepad.rules.rulesets import RuleSet
-from scorepad.rules.wording import cited, named, renege_words, settlement_steps
+from scorepad.rules.rulesets import RuleSet, cited
+from scorepad.rules.wording import named, renege_words, settlement_steps
 
 # Smartt §7.1: with double-six no board count scores more than 35. With double-nine
 # (R17) the ceiling is not in the books; calls are offered up to 60.
