@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from scorepad.analysis.cite import Concept, section
 from scorepad.rules import RuleSet, tile_name
+from scorepad.rules.presets import Topic
 from scorepad.rules.wording import count_words
 
 
@@ -20,7 +20,7 @@ def named_tile(rules: RuleSet, tile: tuple[int, int] | str) -> str:
     else:
         a, b = tile
         written = f"{a}-{b}"
-    name = tile_name((a, b)) if a <= 6 and b <= 6 and section(rules, Concept.TILE_NAMES) else None
+    name = tile_name((a, b)) if a <= 6 and b <= 6 and rules.cite(Topic.TILE_NAMES) else None
     return f"{written} ({name})" if name else written
 
 

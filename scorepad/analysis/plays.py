@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from scorepad.analysis.cite import Concept, cited
 from scorepad.analysis.naming import named_tile
 from scorepad.analysis.probe import score_after
 from scorepad.analysis.values import Automatic, AutomaticKind, Placing, Safety, Use
 from scorepad.rules import Layout, RuleSet
 from scorepad.rules.hand import score_of
+from scorepad.rules.presets import Topic
+from scorepad.rules.rulesets import cited
 
 # Smartt §7.3: the counter-scoring partner of each exposed ordinary double.
 DOUBLE_PARTNERS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -99,7 +100,7 @@ def automatic(
     """The automatic at this play, used or missed, when the count before it had scored (Smartt §7.3)."""
     if layout.set_tile is None or score_of(prior_count) == 0:
         return None
-    cite = cited(rules, Concept.AUTOMATIC)
+    cite = cited(rules, Topic.AUTOMATIC)
     if played.score > 0:
         kind = classify(layout, _pair(played.tile), played.at)
         words = (

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from scorepad.analysis.cite import Concept, section
 from scorepad.analysis.knowledge import END, Knowledge, Reveal
 from scorepad.analysis.naming import ends_words, named_tile, tiles_count, tiles_words
 from scorepad.analysis.values import RenegeEvidence, Verdict
@@ -22,7 +21,7 @@ from scorepad.rules.presets import Topic
 
 
 def _cite(rules: RuleSet) -> str:
-    parts = [p for p in (section(rules, Topic.RENEGE), section(rules, Concept.MANDATORY_PLAY)) if p]
+    parts = [p for p in (rules.cite(Topic.RENEGE), rules.cite(Topic.MANDATORY_PLAY)) if p]
     return f" ({'; '.join(parts)})" if parts else ""
 
 

@@ -11,10 +11,11 @@ set when the record proves the setter held no other tile of its number.
 
 from __future__ import annotations
 
-from scorepad.analysis.cite import Concept, cited
 from scorepad.analysis.values import Safety, Saying, Word
 from scorepad.rules import HandState, Layout, MatchState
 from scorepad.rules.hand import IN_PROGRESS, VOID
+from scorepad.rules.presets import Topic
+from scorepad.rules.rulesets import cited
 
 BELL_LEAD = 100  # Smartt §15: Bell is ringing, one player 100 or more ahead
 
@@ -50,7 +51,7 @@ def moonfaced_sides(match: MatchState, hand: HandState) -> list[int]:
 
 def say(match: MatchState, hand: int, event: int, word: Word, seat: int | None, words: str) -> Saying:
     """A saying with the book's section on it (none under a book without the word)."""
-    concept = Concept.TABLE_TALK if word in _TALK else Concept.WORDS
+    concept = Topic.TABLE_TALK if word in _TALK else Topic.WORDS
     return Saying(hand, event, word, seat, f"{word.value}! {words}{cited(match.rules, concept)}.")
 
 

@@ -11,7 +11,6 @@ whose training switch is on (never a tournament match).
 from __future__ import annotations
 
 from scorepad.analysis.analyse import analyse_hand
-from scorepad.analysis.cite import Concept, cited
 from scorepad.analysis.naming import named_tile
 from scorepad.analysis.narrate import clutch_words, placing_words
 from scorepad.analysis.plays import placings
@@ -19,6 +18,8 @@ from scorepad.analysis.sayings import bell_lead, say
 from scorepad.analysis.values import Saying, Word
 from scorepad.rules import MatchState, full_set
 from scorepad.rules.hand import IN_PROGRESS, score_of
+from scorepad.rules.presets import Topic
+from scorepad.rules.rulesets import cited
 
 # The words the table screen may show as they happen.
 AT_TABLE = frozenset(
@@ -84,11 +85,9 @@ def training_hints(match: MatchState, *, training: bool, tournament: bool) -> tu
         if scoring:
             named = "; ".join(placing_words(match, p) for p in sorted(scoring, key=lambda p: -p.score)[:6])
             automatic = " (automatics: the count stands on a score)" if score_of(layout.board_count) else ""
-            hints.append(
-                f"Tiles not yet seen that would score now{automatic}{cited(rules, Concept.AUTOMATIC)}: {named}."
-            )
+            hints.append(f"Tiles not yet seen that would score now{automatic}{cited(rules, Topic.AUTOMATIC)}: {named}.")
         else:
-            hints.append(f"No tile not yet seen can score now{cited(rules, Concept.BULLETPROOF)}.")
+            hints.append(f"No tile not yet seen can score now{cited(rules, Topic.BULLETPROOF)}.")
     if found.plays:
         hints.append(clutch_words(match, found.plays[-1].unseen) + ".")
     return tuple(hints)

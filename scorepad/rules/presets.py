@@ -60,6 +60,14 @@ class Topic(StrEnum):
     STANDS = "stands"
     GAME_POINTS = "game-points"
     FIRST_SETTER = "first-setter"
+    # What the referee's analysis reports (docs/analysis.md):
+    MANDATORY_PLAY = "mandatory-play"
+    CLUTCH = "clutch"
+    AUTOMATIC = "automatic"
+    BULLETPROOF = "bulletproof"
+    WORDS = "words"
+    TABLE_TALK = "table-talk"
+    TILE_NAMES = "tile-names"
 
 
 K = TypeVar("K")
@@ -136,6 +144,13 @@ SMARTT = Preset(
             Topic.STANDS: "Smartt §11.5",
             Topic.GAME_POINTS: "Smartt §14",
             Topic.FIRST_SETTER: "Smartt §3.1",
+            Topic.MANDATORY_PLAY: "Smartt §5.1",
+            Topic.CLUTCH: "Smartt §2.1",
+            Topic.AUTOMATIC: "Smartt §7.3",
+            Topic.BULLETPROOF: "Smartt §7.4",
+            Topic.WORDS: "Smartt §15",
+            Topic.TABLE_TALK: "Smartt §15.2",
+            Topic.TILE_NAMES: "Smartt §15.1",
         }
     ),
 )
@@ -168,6 +183,7 @@ AMERICAN = Preset(
             Topic.SETTLEMENT: "American, 'End and settle a round'",
             Topic.WIN: "American, 'Win the match'",
             Topic.ROTATION: "American, 'Deal and lead'",
+            Topic.MANDATORY_PLAY: "American, 'Draw, pass, and block'",
         }
     ),
 )
@@ -203,6 +219,7 @@ JAQUES = Preset(
             Topic.ROTATION: "Jaques, 'Setting up' step 4",
             Topic.STANDS: "Jaques, 'The fine points'",
             Topic.FIRST_SETTER: "Jaques, 'Setting up'",
+            Topic.MANDATORY_PLAY: "Jaques, 'How to play' step 7",
         }
     ),
 )
