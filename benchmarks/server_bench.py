@@ -86,8 +86,12 @@ async def open_pages(server: WebServer, match_ids: list[int]) -> list[FletClient
     return pages
 
 
-async def tables_load(pages: list[FletClient], *, period: float, seconds: float) -> Run:
-    """Each page taps every ``period`` seconds for ``seconds``."""
+async def tables_load(pages: list[FletClient], steps: dict[int, int], *, period: float, seconds: float) -> Run:
+    """Each page taps every ``period`` seconds for ``seconds``.
+
+    ``steps`` counts each page's taps across rounds, so its taps keep
+    alternating the set and its undo: every tap is an entry.
+    """
     latencies: list[float] = []
     failures = 0
     started = time.perf_counter()
@@ -95,17 +99,16 @@ async def tables_load(pages: list[FletClient], *, period: float, seconds: float)
 
     async def table(page: FletClient) -> None:
         nonlocal failures
-        step = 0
         due = started + random.uniform(0, period)
         while True:
-            wait = due - time.perf_counter()
+            wait = min(due, end) - time.perf_counter()
             if wait > 0:
                 await asyncio.sleep(wait)
-            if time.perf_counter() >= end:
+            if time.perf_counter() >= end or due >= end:
                 return
             try:
-                latencies.append(await page.tap(TAPS[step % 2], timeout=30))
-                step += 1
+                latencies.append(await page.tap(TAPS[steps[id(page)] % 2], timeout=30))
+                steps[id(page)] += 1
             except (TimeoutError, RuntimeError, KeyError):
                 failures += 1
             due += period
@@ -114,8 +117,8 @@ async def tables_load(pages: list[FletClient], *, period: float, seconds: float)
     return Run(len(latencies), time.perf_counter() - started, latencies, failures)
 
 
-async def ceiling_load(pages: list[FletClient], *, seconds: float) -> Run:
-    """Each page taps again as soon as its last tap was answered, for ``seconds``."""
+async def ceiling_load(pages: list[FletClient], steps: dict[int, int], *, seconds: float) -> Run:
+    """Each page taps again as soon as its last tap was answered, for ``seconds`` (``steps``: as above)."""
     latencies: list[float] = []
     failures = 0
     started = time.perf_counter()
@@ -123,11 +126,10 @@ async def ceiling_load(pages: list[FletClient], *, seconds: float) -> Run:
 
     async def eager(page: FletClient) -> None:
         nonlocal failures
-        step = 0
         while time.perf_counter() < end:
             try:
-                latencies.append(await page.tap(TAPS[step % 2], timeout=30))
-                step += 1
+                latencies.append(await page.tap(TAPS[steps[id(page)] % 2], timeout=30))
+                steps[id(page)] += 1
             except (TimeoutError, RuntimeError, KeyError):
                 failures += 1
 
@@ -159,6 +161,15 @@ def merged(runs: list[Run]) -> Run:
     )
 
 
+def stored_entries(db_url: str, match_ids: list[int]) -> int:
+    """The entries (appends and undos) stored in these matches after their first hand was started."""
+    store = open_store(db_url)
+    try:
+        return sum(len(store.audit(match_id)) - 2 for match_id in match_ids)
+    finally:
+        store.close()
+
+
 async def measure(db_url: str, counts: list[int], args: argparse.Namespace, logs: Path) -> dict[int, tuple[Run, Run]]:
     """The tables load and the ceiling on each process count, in interleaved rounds.
 
@@ -171,19 +182,29 @@ async def measure(db_url: str, counts: list[int], args: argparse.Namespace, logs
     try:
         for server in servers.values():
             server.start(timeout=120)
-        tables = {n: await open_pages(servers[n], make_matches(db_url, args.tables)) for n in counts}
-        eager = {n: await open_pages(servers[n], make_matches(db_url, args.ceiling_clients)) for n in counts}
+        matches = {n: make_matches(db_url, args.tables + args.ceiling_clients) for n in counts}
+        tables = {n: await open_pages(servers[n], matches[n][: args.tables]) for n in counts}
+        eager = {n: await open_pages(servers[n], matches[n][args.tables :]) for n in counts}
+        steps = {id(page): 0 for n in counts for page in tables[n] + eager[n]}
         loads: dict[int, list[Run]] = {n: [] for n in counts}
         ceilings: dict[int, list[Run]] = {n: [] for n in counts}
         for _round in range(args.rounds):
             for n in counts:
-                loads[n].append(await tables_load(tables[n], period=args.period, seconds=args.seconds / args.rounds))
-                ceilings[n].append(await ceiling_load(eager[n], seconds=args.ceiling_seconds / args.rounds))
+                loads[n].append(
+                    await tables_load(tables[n], steps, period=args.period, seconds=args.seconds / args.rounds)
+                )
+                ceilings[n].append(await ceiling_load(eager[n], steps, seconds=args.ceiling_seconds / args.rounds))
         for n in counts:
             await asyncio.gather(*(page.close() for page in tables[n] + eager[n]))
             if "Traceback" in servers[n].log():
                 print(f"  (the {n}-process server logged a traceback: {servers[n].log_path})")
-        return {n: (merged(loads[n]), merged(ceilings[n])) for n in counts}
+        results = {n: (merged(loads[n]), merged(ceilings[n])) for n in counts}
+        for n in counts:
+            counted = results[n][0].entries + results[n][1].entries
+            stored = stored_entries(db_url, matches[n])
+            if stored != counted:
+                print(f"  ({n} processes: {counted} taps answered but {stored} entries stored)")
+        return results
     finally:
         for server in servers.values():
             server.stop()

@@ -133,9 +133,6 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
             log.debug("page %s dropped", page.session.id[:8])
 
         remember_device_match(page, pad, redraw)
-        if not relay.by_commit_listener:
-            # A store without commit listeners: the page that saved tells the others.
-            pad.on_saved = lambda match_id, device: relay.hub.committed(match_id, _revision(pad), device)
         page.on_route_change = on_route_change
         page.on_resize = lambda _e: redraw()
         page.on_disconnect = on_disconnect
@@ -146,10 +143,6 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
         page.render(App, pad, bump, act, live)
 
     return main
-
-
-def _revision(pad: ScorePad) -> int | None:
-    return revision_of(pad.table.state) if pad.table is not None else None
 
 
 def setup_page(page: ft.Page) -> None:
@@ -177,9 +170,8 @@ def App(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live:
         if table is not None:
             await live.confirm_shown(table, state)
 
-    # A snapshot's revision only grows (an undo is an entry too); before snapshots, its identity.
-    seen = revision_of(state) if revision_of(state) is not None else id(state)
-    ft.use_effect(confirm_shown, dependencies=[id(table), seen])
+    # A snapshot's revision only grows (an undo is an entry too), so it names the state drawn.
+    ft.use_effect(confirm_shown, dependencies=[id(table), revision_of(state)])
     dark, set_dark = ft.use_state(lambda: page.platform_brightness == ft.Brightness.DARK)
 
     def redraw() -> None:

@@ -63,9 +63,8 @@ class Relay:
     def __init__(self, store: Any) -> None:
         self.flet_hubs: weakref.WeakSet[PubSubHub] = weakref.WeakSet()
         self.hub = LiveHub(self.deliver)
-        self.by_commit_listener = hasattr(store, "add_commit_listener")
-        if self.by_commit_listener:
-            store.add_commit_listener(self.hub.committed)
+        # Every commit of the store, whichever page (or import) made it.
+        store.add_commit_listener(self.hub.committed)
         conninfo = libpq_url(store.engine.url)
         if conninfo is not None:
             try:
