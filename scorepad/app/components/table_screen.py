@@ -457,7 +457,11 @@ def settle_panel(table: Table, act: Act) -> ft.Control | None:
     preview = table.settle_preview() if problem is None else None
     if preview:
         rows.append(note(preview, identifier="settle-preview", size=14))
-    elif problem and any(table.remaining_text.get(s.seat, "").strip() for s in table.seats()):
+    elif (
+        problem
+        and problem != table.message
+        and any(table.remaining_text.get(s.seat, "").strip() for s in table.seats())
+    ):
         rows.append(note(problem, identifier="settle-problem", size=14, color=ft.Colors.ERROR))
     rows.append(
         button("settle", "Settle the hand", _entry(table, act, table.settle), kind="filled", frame=table.revision)
