@@ -29,7 +29,6 @@ from scorepad.app.sessions import (
 from scorepad.app.state import DISPUTE, HISTORY, HOME, NEW, SHEET, TABLE, ScorePad
 
 log = logging.getLogger("scorepad.live")
-WIDE = 900  # pixels: from here on the table screen uses two columns
 _stores: dict[str | None, Any] = {}
 _stores_lock = threading.Lock()
 
