@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorepad.rules import GameResult, MatchState, parse_record, replay
+from scorepad.rules.errors import IllegalRecordError
 from scorepad.rules.settle import game_points_for
 
 
@@ -80,12 +81,19 @@ def table_result(record: Mapping[str, Any], confirmed: int) -> TableResult:
     Raises the engine's errors only for a record it refuses, which a stored
     match never is.
     """
-    full = replay(parse_record(dict(record)))
+    try:
+        full = replay(parse_record(dict(record)))
+    except IllegalRecordError:
+        # A hand that went out or blocked and waits for its settlement (just played, or its
+        # settlement taken back by a correction) is no complete record hand: it is played, not finished.
+        if not record["hands"] or "remaining" in record["hands"][-1]:
+            raise
+        full = replay(parse_record({**record, "hands": list(record["hands"][:-1])}))
     head = replay(parse_record({**record, "hands": list(record["hands"][:confirmed])}))
     finished = sum(1 for hand in full.hands if hand.finished)
     return TableResult(
         sides=tuple(_side(head, side) for side in range(head.rules.sides)),
-        hands_played=len(full.hands),
+        hands_played=len(record["hands"]),
         hands_finished=finished,
         hands_confirmed=confirmed,
         games_finished=len(full.games()),

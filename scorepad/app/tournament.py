@@ -1,0 +1,545 @@
+"""The tournament's web screens as plain Python: the director's desk, a table device, the hall, a spectator.
+
+No Flet here. Every action goes through ``scorepad.tournament.TournamentService``
+with the caller's own credential (the director's token from the password, a
+table's token from its code, ``None`` for the hall and spectators, who only
+read), so the server refuses what a role may not do whatever the page shows.
+A table device writes to the store through ``GuardedStore``: before each
+write the service checks that the device's code is for that match in the
+current round (``TournamentService.authorize_match``).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from scorepad.store import StoreError
+from scorepad.tournament import TournamentService
+from scorepad.tournament.errors import TournamentError
+
+# The store's writes a table device makes (Table calls them); each is checked first.
+GUARDED_WRITES = frozenset({"append", "settle", "undo", "redo", "start_hand", "amend", "finish", "rename"})
+# The hall's pages, in the order they rotate.
+HALL_PAGES = ("tables", "names", "standings", "results")
+# Seconds each hall page is shown before the next.
+HALL_SECONDS = 12.0
+# A spectator's default delay, in seconds, and the most allowed.
+WATCH_DELAY = 0.0
+WATCH_DELAY_MAX = 600.0
+
+_services: dict[int, TournamentService] = {}
+_services_lock = threading.Lock()
+
+
+def service_for(store: Any) -> TournamentService:
+    """The one ``TournamentService`` of ``store`` in this process (its result cache is shared by pages)."""
+    with _services_lock:
+        service = _services.get(id(store))
+        if service is None:
+            service = _services[id(store)] = TournamentService(store)
+        return service
+
+
+def parse_event_route(route: str) -> tuple[int, str, str | None] | None:
+    """``/event/ID/director|table|hall|watch/T`` as (event id, screen, table), or None if it is not one.
+
+    The query string (``?delay=30``) is ignored here.
+    """
+    path = (route or "").split("?", 1)[0].strip("/").split("/")
+    if len(path) < 3 or path[0] != "event" or not (path[1].isascii() and path[1].isdigit()):
+        return None
+    event_id = int(path[1])
+    if event_id <= 0 or event_id > 2**62:
+        return None
+    screen = path[2]
+    if screen in ("director", "table", "hall") and len(path) == 3:
+        return event_id, screen, None
+    if screen == "watch" and len(path) == 4 and path[3].isascii() and path[3].isdigit() and len(path[3]) < 6:
+        return event_id, screen, path[3]
+    return None
+
+
+def query_value(route: str, name: str) -> str | None:
+    """The value of ``name`` in the route's query string, or None."""
+    if "?" not in (route or ""):
+        return None
+    for part in route.split("?", 1)[1].split("&"):
+        key, _, value = part.partition("=")
+        if key == name:
+            return value
+    return None
+
+
+def words_of(err: BaseException) -> str:
+    """One plain sentence for a refusal (the service's and the store's are sentences already)."""
+    text = str(err).strip() or "That was refused."
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+class GuardedStore:
+    """A store for one table device: every write is checked by ``check(match_id, action)`` first.
+
+    ``check`` raises (``AccessDenied``, a ``TournamentError``) to refuse; the
+    refusal is turned into a ``StoreError`` so the table screen says it in
+    one sentence, as it does for any refused write. Reads pass straight on.
+    """
+
+    def __init__(self, store: Any, check: Callable[[Any, str], None]) -> None:
+        self._store = store
+        self._check = check
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._store, name)
+        if name not in GUARDED_WRITES:
+            return value
+
+        def write(match_id: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                self._check(match_id, name)
+            except TournamentError as err:
+                raise StoreError(words_of(err)) from err
+            return value(match_id, *args, **kwargs)
+
+        return write
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """One table of the round as a screen shows it."""
+
+    number: int
+    names: tuple[str, ...]
+    bye: bool
+    match_id: int | None
+    state: str
+    provisional: bool
+    code: str | None = None
+
+
+def table_state_words(view: Any) -> tuple[str, bool]:
+    """How far a table is ("2 hands finished, 1 confirmed; provisional") and whether it is provisional."""
+    if view.bye:
+        return "bye", False
+    result = view.result
+    if result is None or result.hands_played == 0:
+        return "not started", False
+    words = f"{result.hands_played} played, {result.hands_finished} finished, {result.hands_confirmed} confirmed"
+    if result.provisional:
+        waiting = result.hands_finished - result.hands_confirmed
+        words += f"; provisional ({waiting} to confirm)"
+    return words, result.provisional
+
+
+def table_lines(round_view: Any, codes: dict[int, str] | None = None) -> list[TableLine]:
+    """The round's tables and byes as lines, with the codes the director holds."""
+    out = []
+    for view in round_view.tables:
+        words, provisional = table_state_words(view)
+        out.append(
+            TableLine(
+                number=view.number,
+                names=tuple(view.names),
+                bye=view.bye,
+                match_id=view.match_id,
+                state=words,
+                provisional=provisional,
+                code=(codes or {}).get(view.number),
+            )
+        )
+    return out
+
+
+def result_words(view: Any) -> str:
+    """A table's figures: "Ann 4 gp, 1 game, spread +31 - Bob 0 gp ..." (confirmed hands only)."""
+    result = view.result
+    if view.bye:
+        return f"{view.names[0]}: bye"
+    if result is None:
+        return " v ".join(view.names) + ": nothing confirmed yet"
+    parts = []
+    for name, side in zip(view.names, result.sides, strict=False):
+        figure = f"{side.game_points} gp, " if result.game_points else ""
+        parts.append(f"{name} {figure}{side.games_won} won, spread {side.spread:+d}")
+    text = " - ".join(parts)
+    if result.provisional:
+        text += " (provisional: a hand waits for its confirmation)"
+    return text
+
+
+def standing_words(line: Any, game_points: bool) -> str:
+    """One line of the standings as the screens show it."""
+    place = f"={line.place}" if line.shared else f"{line.place}"
+    figures = f"{line.game_points} gp, " if game_points else ""
+    mark = " (provisional)" if line.provisional else ""
+    return f"{place}. {line.name}: {figures}{line.games_won} won, spread {line.spread:+d}{mark}"
+
+
+class Board:
+    """What everyone may read of an event: its round, tables, standings, audit (hall, spectators, director)."""
+
+    def __init__(self, service: TournamentService, event_id: int, token: str | None = None) -> None:
+        self.service = service
+        self.event_id = event_id
+        self.token = token
+        self.info: dict[str, Any] = {}
+        self.round: Any = None
+        self.standings: list[Any] = []
+        self.message: str | None = None
+        self.loaded_at = 0.0
+
+    def load(self) -> None:
+        """Read the event, its latest round and the standings again. Raises ``TournamentError`` for no event."""
+        self.info = self.service.event_info(self.token, self.event_id)
+        try:
+            self.round = self.service.round_view(self.token, self.event_id)
+        except TournamentError:
+            self.round = None
+        self.standings = self.service.standings(self.token, self.event_id)
+        self.loaded_at = time.monotonic()
+
+    def match_ids(self) -> list[int]:
+        """The matches of the round shown (the screens follow them live)."""
+        if self.round is None:
+            return []
+        return [t.match_id for t in self.round.tables if t.match_id is not None]
+
+    def title(self) -> str:
+        """The event's name and round."""
+        name = self.info.get("name", f"event {self.event_id}")
+        if self.round is None:
+            return f"{name}: no round paired yet"
+        locked = ", locked" if self.round.locked else ""
+        return f"{name}: round {self.round.number} of {self.info.get('rounds')}{locked}"
+
+    def tables(self) -> list[TableLine]:
+        """The round's tables."""
+        return table_lines(self.round) if self.round is not None else []
+
+    def by_name(self) -> list[str]:
+        """Everyone of the round in alphabetical order with their table: "Ann: table 2 (v Bob)"."""
+        if self.round is None:
+            return []
+        out = []
+        for view in self.round.tables:
+            for name in view.names:
+                others = [n for n in view.names if n != name]
+                where = "bye" if view.bye else f"table {view.number} (v {', '.join(others)})"
+                out.append((name.casefold(), f"{name}: {where}"))
+        return [line for _key, line in sorted(out)]
+
+    def standing_lines(self) -> list[str]:
+        """The standings, one line each."""
+        points = bool(self.info.get("game_points"))
+        return [standing_words(s, points) for s in self.standings]
+
+    def results(self) -> list[str]:
+        """Each table's confirmed figures this round."""
+        if self.round is None:
+            return []
+        return [f"Table {v.number}: {result_words(v)}" for v in self.round.tables]
+
+    def last_round(self) -> bool:
+        """The round shown is the event's last."""
+        return self.round is not None and self.round.number >= int(self.info.get("rounds") or 0)
+
+
+class Hall(Board):
+    """The hall screen: the board in rotating pages; standings can be hidden in the last round."""
+
+    def __init__(self, service: TournamentService, event_id: int, *, hide_last: bool = False) -> None:
+        super().__init__(service, event_id, None)
+        self.hide_last = hide_last
+        self.index = 0
+
+    def pages(self) -> list[str]:
+        """The pages shown in turn (standings left out in the last round when asked)."""
+        if self.hide_last and self.last_round():
+            return [p for p in HALL_PAGES if p != "standings"]
+        return list(HALL_PAGES)
+
+    def page(self) -> str:
+        """The page shown now."""
+        pages = self.pages()
+        return pages[self.index % len(pages)]
+
+    def rotate(self) -> None:
+        """Show the next page."""
+        self.index = (self.index + 1) % len(self.pages())
+
+
+class Desk(Board):
+    """The director's screen: sign in, then register, pair, correct, lock; every call carries the token."""
+
+    def __init__(self, service: TournamentService, event_id: int, *, source: str = "web") -> None:
+        super().__init__(service, event_id, None)
+        self.source = source
+        self.codes: dict[int, str] = {}
+
+    @property
+    def signed_in(self) -> bool:
+        """The director has signed in on this page."""
+        return self.token is not None
+
+    def sign_in(self, password: str) -> bool:
+        """Sign in with the event's password; False with the reason in ``message`` (a wrong one, too many)."""
+        self.message = None
+        try:
+            self.token = self.service.login_director(self.event_id, password, source=self.source)
+        except TournamentError as err:
+            self.message = words_of(err)
+            return False
+        self.load()
+        return True
+
+    def _do(self, fn: Callable[[], Any], done: str) -> bool:
+        self.message = None
+        try:
+            fn()
+        except (TournamentError, StoreError) as err:
+            self.message = words_of(err)
+            return False
+        except Exception as err:  # the engine's refusal of a correction (IllegalEventError ...)
+            self.message = words_of(err)
+            return False
+        self.message = done
+        self.load()
+        return True
+
+    def register(self, text: str, club: str = "") -> bool:
+        """Register one entrant (two names with '&' for a partnership)."""
+        names = [n.strip() for n in (text or "").split("&") if n.strip()]
+        if not names:
+            self.message = "Type the player's name first."
+            return False
+        return self._do(
+            lambda: self.service.register(self.token, self.event_id, names, club=club.strip() or None),
+            f"{' & '.join(names)} registered.",
+        )
+
+    def entrants(self) -> list[str]:
+        """Who is registered (from the audit: the service has no list call for everyone)."""
+        out = []
+        for line in self.service.audit(self.token, self.event_id):
+            if line.action == "register":
+                out.append(str(line.detail.get("entrant", "")))
+        return out
+
+    def pair(self) -> bool:
+        """Pair the next round; its codes are kept here to show (they are shown once)."""
+
+        def pair() -> None:
+            view = self.service.pair_round(self.token, self.event_id)
+            self.codes = dict(view.codes)
+
+        return self._do(pair, "Round paired: give each table its code.")
+
+    def lock(self, reason: str = "") -> bool:
+        """Lock the current round (a reason lets it lock with a table unfinished)."""
+        return self._do(
+            lambda: self.service.lock_round(self.token, self.event_id, reason=reason.strip() or None),
+            "Round locked: its table codes no longer work.",
+        )
+
+    def new_code(self, table: int) -> bool:
+        """A new code for a table (the old one stops working)."""
+
+        def renew() -> None:
+            self.codes[table] = self.service.new_code(self.token, self.event_id, table)
+
+        return self._do(renew, f"Table {table} has a new code.")
+
+    def correct(self, table: int, reason: str) -> bool:
+        """Take back a table's last settlement or entry, with the reason (audited)."""
+        line = next((t for t in self.tables() if t.number == table), None)
+        if line is None or line.match_id is None:
+            self.message = f"There is no table {table} to correct in this round."
+            return False
+        match_id = line.match_id
+        return self._do(
+            lambda: self.service.correct(self.token, self.event_id, match_id, reason=reason, undo=True),
+            f"Table {table} corrected: its hand is provisional until confirmed again.",
+        )
+
+    def working(self) -> list[str]:
+        """Each standing's working, under its line."""
+        points = bool(self.info.get("game_points"))
+        out = []
+        for s in self.standings:
+            out.append(standing_words(s, points))
+            out.extend(f"    {w}" for w in s.working)
+        return out
+
+    def audit_lines(self) -> list[str]:
+        """The event's audit, newest first: who, what, why."""
+        out = []
+        for line in reversed(self.service.audit(self.token, self.event_id)):
+            detail = line.detail
+            why = f" - {detail['reason']}" if detail.get("reason") else ""
+            where = f" table {detail['table']}" if "table" in detail else ""
+            out.append(f"{line.at[:19]} {line.actor}: {line.action}{where}{why}")
+        return out
+
+
+class TableDevice:
+    """A phone at a table: it joins by its code, scores its own match, and has the opposing side confirm."""
+
+    def __init__(self, service: TournamentService, event_id: int, *, source: str = "web") -> None:
+        self.service = service
+        self.event_id = event_id
+        self.source = source
+        self.token: str | None = None
+        self.table_number: int | None = None
+        self.match_id: int | None = None
+        self.message: str | None = None
+
+    def join(self, code: str) -> bool:
+        """Join with a table code; False with the reason in ``message`` (wrong, expired, too many tries)."""
+        self.message = None
+        code = (code or "").strip().upper()
+        if not code:
+            self.message = "Type your table's code first."
+            return False
+        try:
+            token = self.service.join_table(self.event_id, code, source=self.source)
+            match_id, _state = self.service.table_match(token, self.event_id)
+        except TournamentError as err:
+            self.message = words_of(err)
+            return False
+        self.token, self.match_id = token, match_id
+        head = code.split("-", 1)[0]
+        self.table_number = int(head) if head.isdigit() else None
+        return True
+
+    def check(self, match_id: Any, action: str) -> None:
+        """The guard before every store write of this device (``GuardedStore``). Raises ``TournamentError``.
+
+        The service checks the token: a table's own match, in the current
+        round, not locked. A new hand also has to be within the round's games or hands.
+        """
+        self.service.authorize_match(self.token, self.event_id, match_id)
+        if action == "start_hand":
+            info = self.service.event_info(self.token, self.event_id)
+            state = self.service.store.load(match_id)
+            done = len(state.games()) if info["unit"] == "games" else len(state.hands)
+            if done >= info["per_round"]:
+                raise TournamentError(f"this table has played its {info['per_round']} {info['unit']} for the round")
+
+    def guarded(self, store: Any) -> GuardedStore:
+        """``store`` with this device's guard before each write."""
+        return GuardedStore(store, self.check)
+
+    def waiting(self, state: Any) -> list[int]:
+        """The finished hands of ``state`` not yet confirmed as they stand."""
+        if self.token is None or self.table_number is None:
+            return []
+        view = self.service.round_view(self.token, self.event_id)
+        line = next((t for t in view.tables if t.number == self.table_number), None)
+        if line is None or line.result is None:
+            return []
+        finished = [h.number for h in state.hands if h.finished]
+        return finished[line.result.hands_confirmed :]
+
+    def confirmers(self, state: Any, hand_number: int) -> list[str]:
+        """The players who confirm a hand: the side(s) opposing the side that scored it."""
+        hand = state.hands[hand_number - 1]
+        rules = state.rules
+        scored = hand.settlement.to if hand.settlement is not None else getattr(hand, "won_side", None)
+        if scored is None:
+            scored = rules.side_of(hand.setter)
+        return [name for seat, name in enumerate(state.players) if rules.side_of(seat) != scored]
+
+    def confirm(self, state: Any, hand_number: int) -> bool:
+        """The opposing side confirms ``hand_number`` on this device; False with the reason in ``message``."""
+        self.message = None
+        names = self.confirmers(state, hand_number)
+        try:
+            self.service.confirm(
+                self.token, self.event_id, self.table_number or 0, by=names[0] if names else "", hand=hand_number
+            )
+        except TournamentError as err:
+            self.message = words_of(err)
+            return False
+        self.message = f"Hand {hand_number} confirmed by {' & '.join(names)}."
+        return True
+
+
+class Watch:
+    """A spectator following one table, ``delay`` seconds behind, with nothing hidden shown.
+
+    The score-pad records only what is on the table (tiles played, draws
+    counted, the settlement), so there is no hidden hand to leak; the delay
+    keeps a spectator's page from helping a player during the play.
+    """
+
+    def __init__(self, service: TournamentService, event_id: int, table: int, *, delay: float = WATCH_DELAY) -> None:
+        self.service = service
+        self.event_id = event_id
+        self.table = table
+        self.delay = max(0.0, min(WATCH_DELAY_MAX, delay))
+        self.match_id: int | None = None
+        self.names: tuple[str, ...] = ()
+        self.seen: list[tuple[float, Any]] = []
+
+    def find(self) -> bool:
+        """Find the table's match in the latest round; False if there is no such table or it is a bye."""
+        view = self.service.round_view(None, self.event_id)
+        line = next((t for t in view.tables if t.number == self.table), None)
+        if line is None or line.match_id is None:
+            return False
+        self.match_id, self.names = line.match_id, tuple(line.names)
+        self.saw()
+        return True
+
+    def saw(self, now: float | None = None) -> None:
+        """Read the match now and keep it to show once its delay has passed."""
+        if self.match_id is None:
+            return
+        state = self.service.store.load(self.match_id)
+        self.seen.append((time.monotonic() if now is None else now, state))
+        # Keep the one that is shown and what comes after it.
+        cut = self.shown_index(now)
+        if cut > 0:
+            del self.seen[:cut]
+
+    def shown_index(self, now: float | None = None) -> int:
+        """Index in ``seen`` of the newest state at least ``delay`` old (0 when none is yet)."""
+        moment = (time.monotonic() if now is None else now) - self.delay
+        index = 0
+        for i, (at, _state) in enumerate(self.seen):
+            if at <= moment:
+                index = i
+        return index
+
+    def shown(self, now: float | None = None) -> Any:
+        """The state to show now (the oldest kept, until the delay has passed for a newer one)."""
+        if not self.seen:
+            return None
+        return self.seen[self.shown_index(now)][1]
+
+    def next_due(self, now: float | None = None) -> float | None:
+        """Seconds until a newer state is due to be shown, or None."""
+        now = time.monotonic() if now is None else now
+        index = self.shown_index(now)
+        if index + 1 >= len(self.seen):
+            return None
+        return max(0.0, self.seen[index + 1][0] + self.delay - now)
+
+    def lines(self, now: float | None = None) -> list[str]:
+        """The shown state's hands, tile by tile, in the engine's own words."""
+        from scorepad.rules import narrate
+
+        state = self.shown(now)
+        if state is None:
+            return ["Nothing played yet."]
+        out = []
+        for hand in state.hands:
+            out.append(f"Hand {hand.number}")
+            out.extend(line.strip() for line in narrate.hand_lines(state, hand))
+        scores = ", ".join(f"{state.side_name(side)} {score}" for side, score in enumerate(state.scores))
+        out.append(f"Scores: {scores}")
+        return out
