@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -29,7 +30,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from scorepad.store.db import session_scope, writer
 from scorepad.store.models import as_utc, utcnow
@@ -146,14 +147,14 @@ def _token_digest(token: str) -> str:
 class Gate:
     """Sign-in and the role check for every action, on the store's database."""
 
-    def __init__(self, engine: Engine, *, clock: object = None) -> None:
+    def __init__(self, engine: Engine, *, clock: Callable[[], datetime] | None = None) -> None:
         self._engine = engine
         self._writer = writer(engine)
-        self._clock = clock or utcnow
+        self._clock: Callable[[], datetime] = clock or utcnow
 
     def now(self) -> datetime:
         """The gate's clock (tests may pass their own)."""
-        return self._clock()  # type: ignore[operator,no-any-return]
+        return self._clock()
 
     # -- sign-in ---------------------------------------------------------------
 
@@ -190,7 +191,7 @@ class Gate:
             if current is not None and number_text.isdigit():
                 table = session.execute(
                     select(TournamentTable).where(
-                        TournamentTable.round_id == current.id, TournamentTable.number == int(number_text)
+                        col(TournamentTable.round_id) == current.id, col(TournamentTable.number) == int(number_text)
                     )
                 ).scalar_one_or_none()
             locked = current is not None and current.locked_at is not None
@@ -219,7 +220,7 @@ class Gate:
             return Caller(Role.SPECTATOR, event_id)
         with session_scope(self._engine) as session:
             row = session.execute(
-                select(TournamentSession).where(TournamentSession.token_hash == _token_digest(token))
+                select(TournamentSession).where(col(TournamentSession.token_hash) == _token_digest(token))
             ).scalar_one_or_none()
             if row is None or row.event_id != event_id:
                 raise AccessDenied("this sign-in is unknown for this event; sign in again")
@@ -274,11 +275,11 @@ class Gate:
         since = self.now() - ATTEMPT_WINDOW
         with session_scope(self._engine) as session:
             rows = session.execute(
-                select(func.count(), func.min(TournamentAttempt.at)).where(
-                    TournamentAttempt.event_id == event_id,
-                    TournamentAttempt.key == key,
-                    TournamentAttempt.ok.is_(False),
-                    TournamentAttempt.at > since,
+                select(func.count(), func.min(col(TournamentAttempt.at))).where(
+                    col(TournamentAttempt.event_id) == event_id,
+                    col(TournamentAttempt.key) == key,
+                    col(TournamentAttempt.ok).is_(False),
+                    col(TournamentAttempt.at) > since,
                 )
             ).one()
         failures, oldest = rows
@@ -300,7 +301,9 @@ def _current_round(session: Session, event_id: int) -> TournamentRound | None:
     """The event's latest paired round (the one tables play now), or None."""
     return (
         session.execute(
-            select(TournamentRound).where(TournamentRound.event_id == event_id).order_by(TournamentRound.number.desc())
+            select(TournamentRound)
+            .where(col(TournamentRound.event_id) == event_id)
+            .order_by(col(TournamentRound.number).desc())
         )
         .scalars()
         .first()

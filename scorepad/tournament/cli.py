@@ -39,7 +39,7 @@ class _Failure(Exception):
         self.status = status
 
 
-def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``tournament`` and its sub-commands on the main parser."""
     top = subparsers.add_parser("tournament", help="run a tournament: create, register, pair, standings, export")
     sub = top.add_subparsers(dest="tournament_command", metavar="ACTION", required=True)

@@ -269,7 +269,7 @@ def swiss(inp: PairingInput) -> Pairing:
     b_bye = edges_in_round * 2 * b_leader
     b_rematch = edges_in_round * (n + 1) * b_bye
 
-    graph = nx.Graph()
+    graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(c.id for c in people)
     for a, b in combinations(people, 2):
         if frozenset((a.id, b.id)) in forbidden:
@@ -374,11 +374,11 @@ def threes(inp: PairingInput) -> Pairing:
     names = {c.id: c.name for c in people}
     notes = []
     for table in tables:
-        for a, b in combinations(table, 2):
-            if frozenset((a, b)) in forbidden:
-                raise PairingError(f"{names[a]} and {names[b]} may not meet, and no seating keeps them apart")
-            if b in met[a]:
-                notes.append(f"{names[a]} and {names[b]} meet again: the search found no seating without it")
+        for x, y in combinations(table, 2):
+            if frozenset((x, y)) in forbidden:
+                raise PairingError(f"{names[x]} and {names[y]} may not meet, and no seating keeps them apart")
+            if y in met[x]:
+                notes.append(f"{names[x]} and {names[y]} meet again: the search found no seating without it")
     seated = []
     for table in tables:
         order = list(table)

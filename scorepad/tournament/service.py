@@ -17,12 +17,12 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any
+from typing import Any, Protocol
 
 import networkx as nx
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from scorepad.rules import RecordFormatError, make_ruleset
 from scorepad.store import Store
@@ -315,12 +315,12 @@ class TournamentService:
             a, b = _entrant(session, event_id, first), _entrant(session, event_id, second)
             if a.id == b.id:
                 raise TournamentError("a forbidden pair needs two different entrants")
-            low, high = sorted((a.id, b.id))  # type: ignore[type-var]
+            low, high = sorted((_pk(a), _pk(b)))
             exists = session.execute(
                 select(TournamentForbidden).where(
-                    TournamentForbidden.event_id == event_id,
-                    TournamentForbidden.first_id == low,
-                    TournamentForbidden.second_id == high,
+                    col(TournamentForbidden.event_id) == event_id,
+                    col(TournamentForbidden.first_id) == low,
+                    col(TournamentForbidden.second_id) == high,
                 )
             ).scalar_one_or_none()
             if exists is not None:
@@ -381,7 +381,7 @@ class TournamentService:
             ids: list[tuple[int, ...]] = []
             seen: set[int] = set()
             for seats in tables:
-                row = tuple(_entrant(session, event_id, ref).id for ref in seats)  # type: ignore[misc]
+                row = tuple(_pk(_entrant(session, event_id, ref)) for ref in seats)
                 if len(row) != size:
                     raise TournamentError(f"each table seats {size} entrants; one lists {len(row)}")
                 for x in row:
@@ -451,10 +451,12 @@ class TournamentService:
         code = new_table_code(table_number)
         with session_scope(self._writer) as session:
             current = _latest_round(session, event_id)
+            if current is None:
+                raise TournamentError("no round is paired yet")
             table = _table(session, current, table_number)
             table.code_hash = hash_secret(code)
             session.add(table)
-            _audit(session, event_id, caller.label, "new code", {"round": current.number, "table": table_number})  # type: ignore[union-attr]
+            _audit(session, event_id, caller.label, "new code", {"round": current.number, "table": table_number})
         return code
 
     # -- at a table ------------------------------------------------------------------
@@ -481,8 +483,8 @@ class TournamentService:
         with session_scope(self._engine) as session:
             row = session.execute(
                 select(TournamentTable)
-                .join(TournamentRound, TournamentRound.id == TournamentTable.round_id)
-                .where(TournamentRound.event_id == event_id, TournamentTable.match_id == match_id)
+                .join(TournamentRound, col(TournamentRound.id) == col(TournamentTable.round_id))
+                .where(col(TournamentRound.event_id) == event_id, col(TournamentTable.match_id) == match_id)
             ).scalar_one_or_none()
         if row is None:
             raise AccessDenied(f"match {match_id} is not a match of this event")
@@ -537,9 +539,9 @@ class TournamentService:
         latest = self.store.audit(match_id)[-1]
         with session_scope(self._writer) as session:
             row = session.execute(
-                select(TournamentTable.number, TournamentRound.number)
-                .join(TournamentRound, TournamentRound.id == TournamentTable.round_id)
-                .where(TournamentTable.match_id == match_id)
+                select(col(TournamentTable.number), col(TournamentRound.number))
+                .join(TournamentRound, col(TournamentRound.id) == col(TournamentTable.round_id))
+                .where(col(TournamentTable.match_id) == match_id)
             ).one()
             _audit(
                 session,
@@ -603,7 +605,7 @@ class TournamentService:
                     continue
                 session.add(
                     TournamentConfirmation(
-                        table_id=table.id,
+                        table_id=_pk(table),
                         hand=number,
                         fingerprint=fingerprint,
                         confirmed_by=by or caller.label,
@@ -690,7 +692,9 @@ class TournamentService:
         with session_scope(self._engine) as session:
             _event(session, event_id)
             rows = session.execute(
-                select(TournamentAudit).where(TournamentAudit.event_id == event_id).order_by(TournamentAudit.id)
+                select(TournamentAudit)
+                .where(col(TournamentAudit.event_id) == event_id)
+                .order_by(col(TournamentAudit.id))
             ).scalars()
             return [AuditLine(r.at.isoformat(), r.actor, r.action, dict(r.detail)) for r in rows]
 
@@ -699,10 +703,10 @@ class TournamentService:
         self.gate.require(token, event_id, Action.EXPORT)
         with session_scope(self._engine) as session:
             rows = session.execute(
-                select(TournamentRound.number, TournamentTable.number, TournamentTable.match_id)
-                .join(TournamentRound, TournamentRound.id == TournamentTable.round_id)
-                .where(TournamentRound.event_id == event_id, TournamentTable.match_id.is_not(None))  # type: ignore[union-attr]
-                .order_by(TournamentRound.number, TournamentTable.number)
+                select(col(TournamentRound.number), col(TournamentTable.number), col(TournamentTable.match_id))
+                .join(TournamentRound, col(TournamentRound.id) == col(TournamentTable.round_id))
+                .where(col(TournamentRound.event_id) == event_id, col(TournamentTable.match_id).is_not(None))
+                .order_by(col(TournamentRound.number), col(TournamentTable.number))
             ).all()
         return [(r, t, m) for r, t, m in rows]
 
@@ -759,8 +763,8 @@ class TournamentService:
     def _confirmations(self, session: Session, table_id: int | None) -> dict[int, set[str]]:
         out: dict[int, set[str]] = {}
         rows = session.execute(
-            select(TournamentConfirmation.hand, TournamentConfirmation.fingerprint).where(
-                TournamentConfirmation.table_id == table_id
+            select(col(TournamentConfirmation.hand), col(TournamentConfirmation.fingerprint)).where(
+                col(TournamentConfirmation.table_id) == table_id
             )
         ).all()
         for hand, fingerprint in rows:
@@ -777,7 +781,7 @@ class TournamentService:
         assert table.match_id is not None
         with session_scope(self._engine) as session:
             done = self._confirmations(session, table.id)
-            revision = session.execute(select(Match.revision).where(Match.id == table.match_id)).scalar_one()
+            revision = session.execute(select(col(Match.revision)).where(col(Match.id) == table.match_id)).scalar_one()
         key = (table.match_id, revision, frozenset((h, f) for h, prints in done.items() for f in prints))
         with self._lock:
             cached = self._results.get(key)
@@ -797,7 +801,9 @@ class TournamentService:
         out: list[Outcome] = []
         bye_games = event.per_round if event.unit == "games" else 0
         rounds = session.execute(
-            select(TournamentRound).where(TournamentRound.event_id == event.id).order_by(TournamentRound.number)
+            select(TournamentRound)
+            .where(col(TournamentRound.event_id) == event.id)
+            .order_by(col(TournamentRound.number))
         ).scalars()
         for rnd in rounds:
             if through is not None and rnd.number > through:
@@ -827,7 +833,7 @@ class TournamentService:
         return out
 
     def _standings(self, session: Session, event: TournamentEvent, through: int | None) -> list[Standing]:
-        entries = [Entry(e.id, e.number, e.name) for e in _entrants(session, event.id)]  # type: ignore[arg-type]
+        entries = [Entry(_pk(e), e.number, e.name) for e in _entrants(session, _pk(event))]
         rules = make_ruleset(event.rules, KINDS[event.kind], event.options)
         return compute_standings(entries, self._outcomes(session, event, through), game_points=rules.game_points)
 
@@ -835,7 +841,7 @@ class TournamentService:
         self, session: Session, event: TournamentEvent, number: int, *, method: str | None = None
     ) -> PairingInput:
         """Everything round ``number``'s pairing depends on, from the database as it is now."""
-        entrants = _entrants(session, event.id)
+        entrants = _entrants(session, _pk(event))
         active = [
             e
             for e in entrants
@@ -843,10 +849,12 @@ class TournamentService:
         ]
         standing = {s.entrant: s for s in self._standings(session, event, number - 1)} if number > 1 else {}
         rules = make_ruleset(event.rules, KINDS[event.kind], event.options)
-        met: dict[int, list[int]] = {e.id: [] for e in entrants}  # type: ignore[misc]
-        byes: dict[int, int] = {e.id: 0 for e in entrants}  # type: ignore[misc]
+        met: dict[int, list[int]] = {_pk(e): [] for e in entrants}
+        byes: dict[int, int] = {_pk(e): 0 for e in entrants}
         for rnd in session.execute(
-            select(TournamentRound).where(TournamentRound.event_id == event.id, TournamentRound.number < number)
+            select(TournamentRound).where(
+                col(TournamentRound.event_id) == event.id, col(TournamentRound.number) < number
+            )
         ).scalars():
             for table in _tables(session, rnd.id):
                 if table.match_id is None:
@@ -860,24 +868,25 @@ class TournamentService:
         max_per_round = event.per_round * (per_game if rules.game_points else 1)
         contenders = tuple(
             Contender(
-                id=e.id,  # type: ignore[arg-type]
+                id=_pk(e),
                 name=e.name,
                 score=(standing[e.id].game_points if rules.game_points else standing[e.id].games_won)
                 if e.id in standing
                 else 0,
                 rank=rank,
-                byes=byes[e.id],  # type: ignore[index]
-                met=tuple(sorted(met[e.id])),  # type: ignore[index]
+                byes=byes[_pk(e)],
+                met=tuple(sorted(met[_pk(e)])),
             )
             for rank, e in enumerate(ordered, 1)
         )
         ids = {c.id for c in contenders}
-        forbidden = tuple(sorted(tuple(sorted(p)) for p in _forbidden(session, event.id) if p <= ids))
+        # Each pair as (lower id, higher id): a stored pair is two different entrants.
+        forbidden = tuple(sorted((min(p), max(p)) for p in _forbidden(session, _pk(event)) if p <= ids))
         if method is None:
             method = _method(session, event, len(contenders), bool(forbidden))
         roster: tuple[int, ...] = ()
         if method == ROUND_ROBIN:
-            first = _round(session, event.id, 1)
+            first = _round(session, _pk(event), 1)
             roster = (
                 PairingInput.from_dict(first.inputs).roster
                 if first is not None and number > 1
@@ -890,7 +899,7 @@ class TournamentService:
             table_size=3 if event.kind == "threes" else 2,
             seed=f"{event.seed}:{number}",
             contenders=contenders,
-            forbidden=forbidden,  # type: ignore[arg-type]
+            forbidden=forbidden,
             max_per_round=max_per_round,
             roster=roster,
         )
@@ -921,7 +930,7 @@ class TournamentService:
             with session_scope(self._writer) as session:
                 if reason is None:
                     rnd = TournamentRound(
-                        event_id=event.id,
+                        event_id=_pk(event),
                         number=number,
                         seed=inputs.seed,
                         engine_version=engine_version(),
@@ -933,7 +942,10 @@ class TournamentService:
                     session.add(rnd)
                     session.flush()
                 else:
-                    rnd = _round(session, event.id, number)  # type: ignore[assignment]
+                    replaced = _round(session, _pk(event), number)
+                    if replaced is None:
+                        raise TournamentError(f"round {number} is not paired, so it cannot be re-paired")
+                    rnd = replaced
                     old = _tables(session, rnd.id)
                     for table in old:
                         session.delete(table)
@@ -941,7 +953,7 @@ class TournamentService:
                 for t, entrants in enumerate(seated.tables, 1):
                     session.add(
                         TournamentTable(
-                            round_id=rnd.id,
+                            round_id=_pk(rnd),
                             number=t,
                             match_id=match_ids[t - 1],
                             entrants=list(entrants),
@@ -949,7 +961,7 @@ class TournamentService:
                         )
                     )
                 for i, entrant in enumerate(seated.byes, len(seated.tables) + 1):
-                    session.add(TournamentTable(round_id=rnd.id, number=i, match_id=None, entrants=[entrant]))
+                    session.add(TournamentTable(round_id=_pk(rnd), number=i, match_id=None, entrants=[entrant]))
                 detail: dict[str, Any] = {
                     "round": number,
                     "method": inputs.method,
@@ -959,7 +971,7 @@ class TournamentService:
                 if reason is not None:
                     detail["reason"] = reason
                     detail["before"] = [[data.names[x] for x in t] for t in before or []]
-                _audit(session, event.id, caller.label, "pair" if reason is None else "repair", detail)
+                _audit(session, _pk(event), caller.label, "pair" if reason is None else "repair", detail)
         except IntegrityError:
             for match_id in match_ids:
                 delete_match(self.store, match_id, device=caller.label)
@@ -967,7 +979,7 @@ class TournamentService:
         if reason is not None:
             for old_id in data.round_matches.get(number, []):
                 delete_match(self.store, old_id, device=caller.label)
-        return replace(self.round_view(None, event.id, number), codes=codes)
+        return replace(self.round_view(None, _pk(event), number), codes=codes)
 
 
 @dataclass(frozen=True)
@@ -981,23 +993,40 @@ class _EventData:
 
     @classmethod
     def read(cls, session: Session, event: TournamentEvent) -> _EventData:
-        entrants = _entrants(session, event.id)  # type: ignore[arg-type]
+        entrants = _entrants(session, _pk(event))
         rounds: dict[int, list[int]] = {}
         for number, match_id in session.execute(
-            select(TournamentRound.number, TournamentTable.match_id)
-            .join(TournamentRound, TournamentRound.id == TournamentTable.round_id)
-            .where(TournamentRound.event_id == event.id, TournamentTable.match_id.is_not(None))  # type: ignore[union-attr]
+            select(col(TournamentRound.number), col(TournamentTable.match_id))
+            .join(TournamentRound, col(TournamentRound.id) == col(TournamentTable.round_id))
+            .where(col(TournamentRound.event_id) == event.id, col(TournamentTable.match_id).is_not(None))
         ).all():
             rounds.setdefault(number, []).append(match_id)
         return cls(
             event=event,
-            names={e.id: e.name for e in entrants},  # type: ignore[misc]
-            players={e.id: list(e.players) for e in entrants},  # type: ignore[misc]
+            names={_pk(e): e.name for e in entrants},
+            players={_pk(e): list(e.players) for e in entrants},
             round_matches=rounds,
         )
 
 
 # -- queries ---------------------------------------------------------------------------
+
+
+class _Saved(Protocol):
+    """A stored row: its primary key is None only until the row is first flushed."""
+
+    @property
+    def id(self) -> int | None: ...
+
+
+def _pk(row: _Saved) -> int:
+    """The primary key of a row read from the database or flushed to it.
+
+    Raises ``TournamentError`` for a row never flushed, which the service never hands on.
+    """
+    if row.id is None:
+        raise TournamentError("a tournament row was used before it was saved")
+    return row.id
 
 
 def _event(session: Session, event_id: int) -> TournamentEvent:
@@ -1010,7 +1039,9 @@ def _event(session: Session, event_id: int) -> TournamentEvent:
 def _entrants(session: Session, event_id: int) -> list[TournamentEntrant]:
     return list(
         session.execute(
-            select(TournamentEntrant).where(TournamentEntrant.event_id == event_id).order_by(TournamentEntrant.number)
+            select(TournamentEntrant)
+            .where(col(TournamentEntrant.event_id) == event_id)
+            .order_by(col(TournamentEntrant.number))
         ).scalars()
     )
 
@@ -1028,7 +1059,7 @@ def _entrant(session: Session, event_id: int, ref: str | int) -> TournamentEntra
 
 
 def _forbidden(session: Session, event_id: int) -> dict[frozenset[int], str]:
-    rows = session.execute(select(TournamentForbidden).where(TournamentForbidden.event_id == event_id)).scalars()
+    rows = session.execute(select(TournamentForbidden).where(col(TournamentForbidden.event_id) == event_id)).scalars()
     return {frozenset((r.first_id, r.second_id)): r.reason for r in rows}
 
 
@@ -1040,7 +1071,9 @@ def _rounds_paired(session: Session, event_id: int) -> int:
 def _latest_round(session: Session, event_id: int) -> TournamentRound | None:
     return (
         session.execute(
-            select(TournamentRound).where(TournamentRound.event_id == event_id).order_by(TournamentRound.number.desc())  # type: ignore[attr-defined]
+            select(TournamentRound)
+            .where(col(TournamentRound.event_id) == event_id)
+            .order_by(col(TournamentRound.number).desc())
         )
         .scalars()
         .first()
@@ -1049,14 +1082,16 @@ def _latest_round(session: Session, event_id: int) -> TournamentRound | None:
 
 def _round(session: Session, event_id: int, number: int) -> TournamentRound | None:
     return session.execute(
-        select(TournamentRound).where(TournamentRound.event_id == event_id, TournamentRound.number == number)
+        select(TournamentRound).where(col(TournamentRound.event_id) == event_id, col(TournamentRound.number) == number)
     ).scalar_one_or_none()
 
 
 def _tables(session: Session, round_id: int | None) -> list[TournamentTable]:
     return list(
         session.execute(
-            select(TournamentTable).where(TournamentTable.round_id == round_id).order_by(TournamentTable.number)
+            select(TournamentTable)
+            .where(col(TournamentTable.round_id) == round_id)
+            .order_by(col(TournamentTable.number))
         ).scalars()
     )
 
@@ -1074,7 +1109,7 @@ def _method(session: Session, event: TournamentEvent, field: int | None = None, 
     """How the event pairs: fixed by round 1 (its stored inputs), else chosen now."""
     if event.pairing == THREES:
         return THREES
-    first = _round(session, event.id, 1)  # type: ignore[arg-type]
+    first = _round(session, _pk(event), 1)
     if first is not None:
         return PairingInput.from_dict(first.inputs).method
     if event.pairing != "auto":
