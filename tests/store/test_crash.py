@@ -24,6 +24,7 @@ import select
 import signal
 import sqlite3
 import sys
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -203,7 +204,9 @@ def test_sigkill_at_random_moments(tmp_path: Path) -> None:
     _kill_writers(f"sqlite:///{db_path}", TRIALS, integrity=integrity)
 
 
-WRITER_APP = "scorepad-crash-writer"
+# Unique to this run: another run of this test on the same server (another checkout, CI)
+# has writers of its own, which this one must neither end nor wait for.
+WRITER_APP = f"scorepad-crash-{os.getpid()}-{uuid.uuid4().hex[:8]}"
 
 
 @pytest.mark.postgres
