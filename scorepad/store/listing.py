@@ -25,6 +25,7 @@ from scorepad.rules import MatchState
 from scorepad.store.errors import StoreError
 from scorepad.store.models import Match
 from scorepad.store.summary import MatchSummary, summarize, summary_from_cache
+from scorepad.store.tables import core_table
 
 log = logging.getLogger(__name__)
 UNREADABLE = "unreadable"
@@ -38,7 +39,7 @@ def list_row_by_row(
     ``transact(body)`` runs ``body(session)`` in a read transaction (the
     store's own); ``load(match_id)`` replays a match (``Store.load``).
     """
-    table = Match.__table__
+    table = core_table(Match)
 
     def read(session: Session) -> list[tuple[int, str | None, datetime | None, str]]:
         query = (
@@ -46,7 +47,7 @@ def list_row_by_row(
             .where(table.c.deleted_at.is_(None))
             .order_by(table.c.id.desc())
         )
-        return [tuple(row) for row in session.execute(query).all()]  # type: ignore[misc]
+        return [tuple(row) for row in session.execute(query).all()]
 
     listing = []
     for match_id, text, created, rules in transact(read):

@@ -29,7 +29,10 @@ from scorepad.store.errors import StoreError, UnknownMatch
 from scorepad.store.models import AuditEntry, Match, Seat, as_utc, utcnow
 from scorepad.store.store import AuditItem, Store
 from scorepad.store.summary import MatchSummary
+from scorepad.store.tables import core_table
 
+_MATCHES = core_table(Match)
+_SEATS = core_table(Seat)
 LABEL_MAX = 40  # characters: a table's name or number, as short as a player's name
 
 
@@ -101,7 +104,7 @@ def label_match(store: Store, match_id: int, label: str | None, *, device: str |
         before = _row(session, match_id).label
         if before == text:
             return text
-        session.execute(update(Match.__table__).where(Match.__table__.c.id == match_id).values(label=text))
+        session.execute(update(_MATCHES).where(_MATCHES.c.id == match_id).values(label=text))
         _audit(session, match_id, "label", device, {"from": before, "to": text})
     return text
 
@@ -128,7 +131,7 @@ def rename_player(store: Store, match_id: int, seat: int, name: str, *, device: 
         if new == old:
             return players
         (player_id,) = repo.ensure_players(session=session, names=[new], now=utcnow())
-        seats = Seat.__table__
+        seats = _SEATS
         session.execute(
             update(seats).where(seats.c.match_id == match_id, seats.c.seat == seat).values(player_id=player_id)
         )
@@ -153,9 +156,7 @@ def archive_match(store: Store, match_id: int, *, archived: bool = True, device:
         if (row.archived_at is not None) == archived:
             return
         session.execute(
-            update(Match.__table__)
-            .where(Match.__table__.c.id == match_id)
-            .values(archived_at=utcnow() if archived else None)
+            update(_MATCHES).where(_MATCHES.c.id == match_id).values(archived_at=utcnow() if archived else None)
         )
         _audit(session, match_id, "archive" if archived else "unarchive", device, {})
 
@@ -168,9 +169,7 @@ def delete_match(store: Store, match_id: int, *, device: str | None = None) -> N
     with session_scope(writer(store.engine)) as session:
         row = _row(session, match_id)
         session.execute(
-            update(Match.__table__)
-            .where(Match.__table__.c.id == match_id)
-            .values(deleted_at=utcnow(), revision=row.revision + 1)
+            update(_MATCHES).where(_MATCHES.c.id == match_id).values(deleted_at=utcnow(), revision=row.revision + 1)
         )
         summary = row.summary or {}
         _audit(
@@ -190,7 +189,7 @@ def match_label(store: Store, match_id: int) -> str | None:
 
 def match_marks(store: Store) -> dict[int, tuple[str | None, bool]]:
     """Each match not deleted: its table label and whether it is archived."""
-    table = Match.__table__
+    table = _MATCHES
     query = select(table.c.id, table.c.label, table.c.archived_at).where(table.c.deleted_at.is_(None))
     with session_scope(store.engine) as session:
         return {match_id: (label, archived_at is not None) for match_id, label, archived_at in session.execute(query)}
@@ -261,7 +260,7 @@ def sentence(text: str) -> str:
 
 def _row(session: Session, match_id: int) -> Any:
     """The match's row (not deleted). Raises ``UnknownMatch``."""
-    table = Match.__table__
+    table = _MATCHES
     row = session.execute(
         select(table.c.label, table.c.archived_at, table.c.revision, table.c.status, table.c.summary).where(
             table.c.id == match_id, table.c.deleted_at.is_(None)
