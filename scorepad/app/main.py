@@ -88,6 +88,12 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
             page.add(ft.Semantics(identifier="refused", content=ft.Text(refusal_words(pages.cap), size=16)))
             return
         chosen = store if store is not None else shared_store(db_url)
+        from scorepad.app.components.tournament_screens import event_page, is_event_route
+
+        if is_event_route(page.route):
+            # The tournament's pages (director, table device, hall, spectator): their own view-models.
+            event_page(page, chosen, on_gone=lambda: pages.leave(address))
+            return
         pad = ScorePad(chosen, device=f"web:{page.session.id[:8]}")
         relay = relay_for(chosen)
         live = LiveScreen(page, pad, relay)

@@ -425,6 +425,10 @@ class TableDevice:
         if action == "start_hand":
             info = self.service.event_info(self.token, self.event_id)
             state = self.service.store.load(match_id)
+            waiting = self.waiting(state)
+            if waiting:
+                # Bridgemate's order: the opposing side confirms a hand before the next is played.
+                raise TournamentError(f"hand {waiting[0]} waits for the opposing side's confirmation first")
             done = len(state.games()) if info["unit"] == "games" else len(state.hands)
             if done >= info["per_round"]:
                 raise TournamentError(f"this table has played its {info['per_round']} {info['unit']} for the round")

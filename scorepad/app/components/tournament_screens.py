@@ -1,0 +1,568 @@
+"""The tournament's pages: ``/event/ID/director``, ``/event/ID/table``, ``/event/ID/hall``, ``/event/ID/watch/T``.
+
+Each page draws a view-model of ``scorepad.app.tournament`` and forwards
+taps to it; every action reaches ``TournamentService`` with the page's own
+credential, so the server refuses what the role may not do. The table
+device scores with the normal table screen over a store guarded by its
+code. Pages that show a round follow its matches live (the store's commit
+listeners through ``LiveHub``, across server processes on PostgreSQL), and
+a confirmation is announced the same way, so the hall redraws within a
+moment of a confirmed hand; the hall's rotation timer also re-reads the
+event (a pairing or a lock is no match entry).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import flet as ft
+
+from scorepad.app.components.common import button, heading, ident, note
+from scorepad.app.tournament import (
+    HALL_SECONDS,
+    Board,
+    Desk,
+    Hall,
+    TableDevice,
+    Watch,
+    parse_event_route,
+    query_value,
+    service_for,
+    words_of,
+)
+from scorepad.tournament.errors import TournamentError
+
+log = logging.getLogger("scorepad.live")
+# Seconds to gather a burst of changes (a whole hand entered quickly) into one redraw of a board.
+SETTLE_SECONDS = 0.2
+
+
+def is_event_route(route: str | None) -> bool:
+    """Whether a page's route is one of the tournament's."""
+    return parse_event_route(route or "") is not None
+
+
+def event_page(page: ft.Page, store: Any, *, on_gone: Callable[[], None] | None = None) -> None:
+    """Draw the tournament page the route names (called by ``main`` for ``/event/...``).
+
+    ``on_gone`` is called once when the page closes (the page counter's leave).
+    """
+    _draw_event_page(page, store)
+    if on_gone is not None:
+        drawn_close = page.on_close
+        left = [False]
+
+        def closed(e: Any) -> None:
+            if drawn_close is not None:
+                drawn_close(e)
+            if not left[0]:
+                left[0] = True
+                on_gone()
+
+        page.on_close = closed
+
+
+def _draw_event_page(page: ft.Page, store: Any) -> None:
+    route = page.route or ""
+    parsed = parse_event_route(route)
+    assert parsed is not None
+    event_id, screen, table = parsed
+    service = service_for(store)
+    page.title = "Sniff tournament"
+    try:
+        service.event_info(None, event_id)
+    except TournamentError as err:
+        page.add(note(words_of(err), identifier="event-missing", size=16))
+        return
+    source = page.client_ip or "web"
+    if screen == "director":
+        DirectorPage(page, Desk(service, event_id, source=source), store).draw()
+    elif screen == "table":
+        TablePage(page, TableDevice(service, event_id, source=source), store).draw()
+    elif screen == "hall":
+        hide = query_value(route, "hide_last") in ("1", "yes", "true")
+        HallPage(page, Hall(service, event_id, hide_last=hide), store).start()
+    else:
+        delay = query_value(route, "delay") or "0"
+        seconds = float(delay) if delay.isascii() and delay.replace(".", "", 1).isdigit() else 0.0
+        WatchPage(page, Watch(service, event_id, int(table or 0), delay=seconds), store).start()
+
+
+def _framed(controls: list[ft.Control | None]) -> ft.Control:
+    return ft.SafeArea(
+        content=ft.Column(
+            [ft.Container(content=ft.Column([c for c in controls if c is not None], spacing=10), padding=16)],
+            scroll=ft.ScrollMode.AUTO,
+            expand=True,
+        ),
+        expand=True,
+    )
+
+
+def _message(text: str | None, identifier: str = "message") -> ft.Control | None:
+    return note(text, identifier=identifier, size=15, color=ft.Colors.PRIMARY) if text else None
+
+
+class Follower:
+    """A page that follows several matches live (the round's tables) and redraws on any change of them."""
+
+    def __init__(self, page: ft.Page, store: Any, on_change: Callable[[], None]) -> None:
+        from scorepad.app.sessions import relay_for
+
+        self.page = page
+        self.relay = relay_for(store)
+        self.on_change = on_change
+        self.matches: set[int] = set()
+        self.pending = False
+        self.changed_at: float | None = None
+        self.relay.flet_hubs.add(page.session.connection.pubsubhub)
+        self.key = page.session.id
+
+    def follow(self, match_ids: list[int]) -> None:
+        """Follow exactly these matches."""
+        from scorepad.app.sessions import topic_of
+
+        wanted = set(match_ids)
+        for match_id in self.matches - wanted:
+            self.page.pubsub.unsubscribe_topic(topic_of(match_id))
+            self.relay.hub.unwatch(f"{self.key}:{match_id}")
+        for match_id in wanted - self.matches:
+            self.page.pubsub.subscribe_topic(topic_of(match_id), self._heard)
+            self.relay.hub.watch(f"{self.key}:{match_id}", match_id)
+        self.matches = wanted
+
+    def stop(self) -> None:
+        """The page has gone: follow nothing."""
+        self.follow([])
+        self.page.pubsub.unsubscribe_all()
+
+    async def _heard(self, _topic: str, _change: Any) -> None:
+        if self.pending:
+            return
+        self.pending = True
+        self.changed_at = time.monotonic()
+        self.page.run_task(self._redraw)
+
+    async def _redraw(self) -> None:
+        await asyncio.sleep(SETTLE_SECONDS)
+        self.pending = False
+        self.on_change()
+
+
+def announce_confirmation(store: Any, match_id: int, revision: int | None) -> None:
+    """Tell every page following ``match_id`` (here and in the other processes) that a hand was confirmed.
+
+    A confirmation is no entry of the match, so the store's commit listener
+    does not fire for it; the same live channel carries it instead.
+    """
+    from scorepad.app.sessions import relay_for
+
+    relay_for(store).hub.committed(match_id, revision or 0, "tournament:confirm")
+
+
+class BoardPage:
+    """Shared by the director's and the hall's pages: load the board, follow its round, redraw."""
+
+    board: Board
+
+    def __init__(self, page: ft.Page, store: Any) -> None:
+        self.page = page
+        self.store = store
+        self.follower = Follower(page, store, self.reload)
+        page.on_disconnect = lambda _e: self.follower.stop()
+        page.on_close = lambda _e: self.follower.stop()
+
+    def reload(self) -> None:
+        """Read the event again and redraw (after a change of a followed match)."""
+        try:
+            self.board.load()
+        except Exception as err:  # the page stays up and says why
+            log.exception("the tournament board could not be read")
+            self.board.message = words_of(err)
+        self.follower.follow(self.board.match_ids())
+        self.draw()
+
+    def draw(self) -> None:  # pragma: no cover - each page draws itself
+        raise NotImplementedError
+
+
+class DirectorPage(BoardPage):
+    """The director's screen: the password first, then the round's tables, players, corrections, standings."""
+
+    def __init__(self, page: ft.Page, desk: Desk, store: Any) -> None:
+        self.desk = desk
+        self.board = desk
+        super().__init__(page, store)
+        self.fields: dict[str, str] = {}
+
+    def _field(self, key: str, label: str, *, password: bool = False, width: int = 260) -> ft.Control:
+        def changed(e: Any) -> None:
+            self.fields[key] = e.control.value or ""
+
+        return ident(
+            key,
+            ft.TextField(
+                label=label, password=password, value=self.fields.get(key, ""), width=width, on_change=changed
+            ),
+        )
+
+    def _tap(self, fn: Callable[[], Any]) -> Callable[[], None]:
+        def handler() -> None:
+            try:
+                fn()
+            except Exception as err:  # never a traceback on the page
+                log.exception("a director's tap failed")
+                self.desk.message = words_of(err)
+            self.follower.follow(self.desk.match_ids())
+            self.draw()
+
+        return handler
+
+    def draw(self) -> None:
+        """Draw the director's screen as the desk stands."""
+        desk = self.desk
+        if not desk.signed_in:
+            body: list[ft.Control | None] = [
+                heading(f"Event {desk.event_id}: the director signs in", size=20),
+                self._field("password", "Director's password", password=True),
+                button("sign-in", "Sign in", self._tap(self._sign_in), kind="filled", expand=False),
+                _message(desk.message),
+            ]
+        else:
+            body = [
+                note(desk.title(), identifier="event-title", size=20),
+                _message(desk.message),
+                heading("Players"),
+                note(", ".join(desk.entrants()) or "nobody yet", identifier="entrants"),
+                ft.Row(
+                    [
+                        self._field("player", "Player's name (A & B for a pair)"),
+                        button("register", "Register", self._tap(self._register), expand=False),
+                    ],
+                    wrap=True,
+                ),
+                heading("The round"),
+                ft.Row(
+                    [
+                        button("pair", "Pair the next round", self._tap(desk.pair), kind="filled", expand=False),
+                        self._field("lock-reason", "Reason to lock early (if a table is unfinished)", width=320),
+                        button("lock", "Lock the round", self._tap(self._lock), expand=False),
+                    ],
+                    wrap=True,
+                ),
+                *self._tables(),
+                heading("Correct a table (takes back its last settlement or entry)"),
+                ft.Row(
+                    [
+                        self._field("correct-table", "Table", width=90),
+                        self._field("correct-reason", "Reason (kept in the audit)", width=320),
+                        button("correct", "Correct", self._tap(self._correct), expand=False),
+                    ],
+                    wrap=True,
+                ),
+                heading("Standings, with the working"),
+                note("\n".join(desk.working()) or "no results yet", identifier="standings"),
+                heading("Audit (newest first)"),
+                note("\n".join(desk.audit_lines()[:30]), identifier="audit", size=13),
+            ]
+        self.page.controls = [_framed(body)]
+        self.page.update()
+
+    def _tables(self) -> list[ft.Control]:
+        out: list[ft.Control] = []
+        for line in self.desk.tables():
+            code = f"   code {self.desk.codes[line.number]}" if line.number in self.desk.codes else ""
+            words = f"Table {line.number}: {' v '.join(line.names)} - {line.state}{code}"
+            row: list[ft.Control] = [note(words, identifier=f"table-{line.number}", size=15)]
+            if not line.bye:
+                row.append(
+                    button(
+                        f"new-code-{line.number}",
+                        "New code",
+                        self._tap(lambda n=line.number: self.desk.new_code(n)),
+                        kind="text",
+                        expand=False,
+                    )
+                )
+            out.append(ft.Row(row, wrap=True))
+        return out
+
+    def _sign_in(self) -> None:
+        if self.desk.sign_in(self.fields.get("password", "")):
+            self.fields["password"] = ""
+
+    def _register(self) -> None:
+        if self.desk.register(self.fields.get("player", "")):
+            self.fields["player"] = ""
+
+    def _lock(self) -> None:
+        self.desk.lock(self.fields.get("lock-reason", ""))
+
+    def _correct(self) -> None:
+        text = self.fields.get("correct-table", "").strip()
+        if not (text.isascii() and text.isdigit()):
+            self.desk.message = "Type the table's number to correct."
+            return
+        if self.desk.correct(int(text), self.fields.get("correct-reason", "")):
+            self.fields["correct-reason"] = ""
+
+
+class TablePage:
+    """A table's phone: the code first, then the normal table screen with the opposing side's confirmation."""
+
+    def __init__(self, page: ft.Page, device: TableDevice, store: Any) -> None:
+        self.page = page
+        self.device = device
+        self.store = store
+        self.code = ""
+        self.pad: Any = None
+        self.live: Any = None
+        self.act: Any = None
+
+    def draw(self) -> None:
+        """Draw the join form, or the table."""
+        if self.pad is None:
+            body: list[ft.Control | None] = [
+                heading(f"Event {self.device.event_id}: join your table", size=20),
+                ident("table-code", ft.TextField(label="Table code (e.g. 3-K7QM2X)", width=260, on_change=self._typed)),
+                button("join", "Join the table", self._join, kind="filled", expand=False),
+                _message(self.device.message),
+            ]
+            self.page.controls = [_framed(body)]
+            self.page.update()
+            return
+        self._draw_table()
+
+    def _typed(self, e: Any) -> None:
+        self.code = e.control.value or ""
+
+    def _join(self) -> None:
+        if self.device.join(self.code):
+            self._open()
+        self.draw()
+
+    def _open(self) -> None:
+        from scorepad.app.guard import recover
+        from scorepad.app.main import Dispatch
+        from scorepad.app.sessions import LiveScreen, PageStore, relay_for
+        from scorepad.app.state import TABLE, ScorePad
+        from scorepad.app.table import Table
+
+        pad = ScorePad(self.store, device=f"web:{self.page.session.id[:8]}")
+        live = LiveScreen(self.page, pad, relay_for(self.store))
+        pad.store = PageStore(self.store, live)
+        pad.table = Table(self.device.guarded(pad.store), self.device.match_id, device=pad.device)
+        pad.screen = TABLE
+        act = Dispatch()
+        act.after = live.after_tap
+        act.failed = lambda err: recover(pad, err)
+        act.redraw = self._draw_table
+        live.redraw = self._draw_table
+        self.pad, self.live, self.act = pad, live, act
+
+        def gone(_e: Any) -> None:
+            if not live.gone:
+                live.stop()
+
+        before = self.page.on_close
+
+        def closed(e: Any) -> None:
+            gone(e)
+            if before is not None:
+                before(e)
+
+        self.page.on_disconnect = gone
+        self.page.on_close = closed
+        self.page.on_connect = lambda _e: live.back()
+        self.page.on_resize = lambda _e: self._draw_table()
+
+    def _confirm_bar(self) -> ft.Control | None:
+        table = self.pad.table
+        try:
+            waiting = self.device.waiting(table.state)
+        except TournamentError as err:
+            return note(words_of(err), identifier="confirm-refused", size=14, color=ft.Colors.ERROR)
+        if not waiting:
+            return None
+        number = waiting[0]
+        confirmers = self.device.confirmers(table.state, number)
+        names = " & ".join(confirmers)
+        verb = "confirms" if len(confirmers) == 1 else "confirm"
+        return ft.Container(
+            content=ft.Column(
+                [
+                    note(
+                        f"Hand {number} is provisional until {names} {verb} it on this phone.",
+                        identifier="provisional",
+                        size=14,
+                    ),
+                    button(
+                        "confirm-hand",
+                        f"{names}: confirm hand {number}",
+                        lambda n=number: self._confirm(n),
+                        kind="filled",
+                        icon=ft.Icons.VERIFIED,
+                        expand=False,
+                    ),
+                ],
+                spacing=4,
+                tight=True,
+            ),
+            bgcolor=ft.Colors.TERTIARY_CONTAINER,
+            padding=8,
+            border_radius=8,
+        )
+
+    def _confirm(self, number: int) -> None:
+        table = self.pad.table
+        table.refresh()
+        if self.device.confirm(table.state, number):
+            announce_confirmation(self.store, table.match_id, getattr(table.state, "revision", None))
+        self._draw_table()
+
+    def _draw_table(self) -> None:
+        from scorepad.app.components.table_screen import PAGE_PAD, table_screen
+
+        pad, page = self.pad, self.page
+        self.live.follow()
+        title = f"Table {self.device.table_number}: {pad.table.title()}"
+        header = ft.Column(
+            [
+                note(title, identifier="table-title", size=15),
+                self._confirm_bar(),
+                _message(self.device.message, "device-message"),
+            ],
+            spacing=4,
+            tight=True,
+        )
+        header.controls = [c for c in header.controls if c is not None]
+        body = table_screen(pad.table, self.act, header, width=page.width or 0, height=page.height or 0)
+        framed = ft.Container(content=body, padding=ft.Padding.symmetric(horizontal=PAGE_PAD, vertical=4), expand=True)
+        page.controls = [ft.SafeArea(content=framed, expand=True)]
+        page.update()
+
+
+class HallPage(BoardPage):
+    """The hall's big screen (1920x1080): pairings by table, by name, standings, results, in turn."""
+
+    def __init__(self, page: ft.Page, hall: Hall, store: Any) -> None:
+        self.hall = hall
+        self.board = hall
+        super().__init__(page, store)
+        self.draws = 0
+
+    def start(self) -> None:
+        """Read the event, follow its round and start rotating."""
+        self.reload()
+        self.page.run_task(self._rotate)
+
+    async def _rotate(self) -> None:
+        while self.page.session.connection is not None:
+            await asyncio.sleep(HALL_SECONDS)
+            self.hall.rotate()
+            self.reload()  # also picks up a new round or a lock, which are no match entries
+
+    def draw(self) -> None:
+        """Draw the page of the rotation shown now."""
+        hall = self.hall
+        self.draws += 1
+        shown = hall.page()
+        size = 30
+        if shown == "tables":
+            title, lines = (
+                "Pairings by table",
+                [
+                    f"Table {t.number}: {' v '.join(t.names)}" + ("" if t.bye else f"  ({t.state})")
+                    for t in hall.tables()
+                ],
+            )
+        elif shown == "names":
+            title, lines = "Pairings by name", hall.by_name()
+        elif shown == "standings":
+            title, lines = "Standings", hall.standing_lines()
+        else:
+            title, lines = "Latest results", hall.results()
+        columns = 2 if len(lines) > 14 else 1
+        per = (len(lines) + columns - 1) // columns if lines else 0
+        blocks = [
+            ft.Column([ft.Text(line, size=size) for line in lines[i * per : (i + 1) * per]], spacing=6, expand=True)
+            for i in range(columns)
+        ]
+        tabs = "   ".join(("[" + p + "]") if p == shown else p for p in hall.pages())
+        self.page.controls = [
+            ft.Container(
+                content=ft.Column(
+                    [
+                        note(hall.title(), identifier="hall-title", size=44),
+                        ft.Text(tabs, size=20, color=ft.Colors.OUTLINE),
+                        note(title, identifier="hall-page", size=36),
+                        ft.Row(blocks, vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
+                        note(
+                            f"{sum(t.provisional for t in hall.tables())} table(s) provisional",
+                            identifier="hall-provisional",
+                            size=20,
+                        ),
+                        ident("hall-draws", ft.Text(str(self.draws), size=10, color=ft.Colors.OUTLINE)),
+                    ],
+                    spacing=12,
+                    expand=True,
+                ),
+                padding=32,
+                expand=True,
+            )
+        ]
+        self.page.update()
+
+
+class WatchPage:
+    """A spectator's page: one table, tile by tile, ``delay`` seconds behind."""
+
+    def __init__(self, page: ft.Page, watch: Watch, store: Any) -> None:
+        self.page = page
+        self.watch = watch
+        self.follower = Follower(page, store, self.changed)
+        page.on_disconnect = lambda _e: self.follower.stop()
+        page.on_close = lambda _e: self.follower.stop()
+
+    def start(self) -> None:
+        """Find the table and follow it."""
+        try:
+            found = self.watch.find()
+        except TournamentError as err:
+            self.page.add(note(words_of(err), identifier="watch-missing", size=16))
+            return
+        if not found:
+            self.page.add(note(f"There is no table {self.watch.table} to follow.", identifier="watch-missing"))
+            return
+        self.follower.follow([self.watch.match_id] if self.watch.match_id is not None else [])
+        self.draw()
+
+    def changed(self) -> None:
+        """The table's match changed: keep it, draw now or once its delay has passed."""
+        self.watch.saw()
+        self.draw()
+        due = self.watch.next_due()
+        if due is not None:
+            self.page.run_task(self._later, due)
+
+    async def _later(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        self.draw()
+
+    def draw(self) -> None:
+        """Draw the table as it stood ``delay`` seconds ago."""
+        w = self.watch
+        delay = f" ({w.delay:g} s behind)" if w.delay else ""
+        self.page.controls = [
+            _framed(
+                [
+                    note(f"Table {w.table}: {' v '.join(w.names)}{delay}", identifier="watch-title", size=20),
+                    note("\n".join(w.lines()), identifier="watch-lines", size=15),
+                ]
+            )
+        ]
+        self.page.update()
