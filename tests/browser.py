@@ -211,7 +211,10 @@ class TablePage:
         box = locator.bounding_box()
         for _ in range(attempts):
             if box is None:
-                raise RuntimeError(f"{identifier} has no box on the page")
+                # Redrawn between the wait and the read (the page re-created it): wait again.
+                locator.wait_for(state="visible", timeout=20_000)
+                box = locator.bounding_box()
+                continue
             top, bottom = box["y"], box["y"] + box["height"]
             if top >= 0 and bottom <= view["height"]:
                 return box

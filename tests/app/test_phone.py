@@ -135,6 +135,7 @@ def test_a_jaques_hand_with_every_call_claim_keystroke_and_double_tap_at_360x640
     page.tap("tile-1-5")
     page.wait_contains("tapping", "1-5 = 6 pips")
     page.tap("remaining-tiles-1")
+    page.wait_for("tapping", gone=True)
     page.tap("settle")
     page.wait_for("hand-result")
     # Jaques: Ann's missed 5 went to Bob, then Bob's 6 pips round to 5 for Ann.
