@@ -141,7 +141,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
         f"per hand: {figures['tiles_laid_per_hand']} tiles laid, {figures['tiles_drawn_per_hand']} drawn,"
         f" {figures['scoring_plays_per_hand']} scoring plays, {figures['points_per_hand']} points"
     )
-    console.print("ends: " + ", ".join(f"{how} {n}" for how, n in figures["ends"].items()))  # type: ignore[union-attr]
+    console.print("ends: " + ", ".join(f"{how} {n}" for how, n in sorted(work.ends.items())))
     if args.record:
         console.print(printable(f"record written to {args.record}"), markup=False)
     return 0

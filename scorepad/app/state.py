@@ -247,7 +247,9 @@ class ScorePad:
         self.enter_drawn(draw.picking, f"{high}-{low}")
         empty = [s for s in range(self.form.players) if not draw.tiles[s].strip()]
         later = [s for s in empty if s > draw.picking]
-        draw.picking = (later or empty or [None])[0]
+        # The next seat after this one still without a tile, else the first; none left: nobody picks.
+        waiting = later or empty
+        draw.picking = waiting[0] if waiting else None
 
     def decide_first_setter(self) -> None:
         """Ask the engine who sets first from the tiles entered; its answer selects that seat.

@@ -7,7 +7,7 @@ readable label; touch targets are at least 48 px.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import flet as ft
@@ -116,6 +116,6 @@ def note(text: str, *, identifier: str | None = None, size: int = 14, color: Any
     return ident(identifier, control) if identifier else control
 
 
-def wrap_row(controls: list[ft.Control], *, spacing: int = 8) -> ft.Row:
+def wrap_row(controls: Sequence[ft.Control], *, spacing: int = 8) -> ft.Row:
     """A row that wraps onto more lines instead of overflowing."""
-    return ft.Row(controls, wrap=True, spacing=spacing, run_spacing=spacing)
+    return ft.Row(list(controls), wrap=True, spacing=spacing, run_spacing=spacing)

@@ -205,12 +205,12 @@ def new_match_screen(
     ]
     if form.players == 4:
         partners = form.partners if form.partners is not None else find_preset(form.rules).partners_default
-        names = form.seated()
+        seated = form.seated()
         options.append(
             ident(
                 "partners",
                 ft.Switch(
-                    label=f"Partners ({names[0]} & {names[2]} against {names[1]} & {names[3]})",
+                    label=f"Partners ({seated[0]} & {seated[2]} against {seated[1]} & {seated[3]})",
                     value=partners,
                     on_change=lambda e: act(setattr, form, "partners", bool(e.control.value))(),
                 ),

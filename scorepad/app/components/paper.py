@@ -54,9 +54,9 @@ def tally_view(tally: Tally) -> list[ft.Control]:
 
 def track_view(track: Track) -> list[ft.Control]:
     """The holes in groups of five, the peg's hole filled."""
-    groups = []
+    groups: list[ft.Control] = []
     for group in track.groups:
-        holes = [
+        holes: list[ft.Control] = [
             ft.Container(
                 width=HOLE,
                 height=HOLE,

@@ -68,8 +68,12 @@ def sheet_screen(sheet: Sheet, header: ft.Control, details: ft.Control | None = 
 
     ``details`` (the match's label and names, ``components.matches``) follows the table.
     """
-    columns = [ft.DataColumn(ft.Text("Hand")), ft.DataColumn(ft.Text("Set by")), ft.DataColumn(ft.Text("End"))]
-    columns += [ft.DataColumn(ft.Text(name), numeric=True) for name in sheet.sides]
+    columns = [
+        ft.DataColumn(label=ft.Text("Hand")),
+        ft.DataColumn(label=ft.Text("Set by")),
+        ft.DataColumn(label=ft.Text("End")),
+    ]
+    columns += [ft.DataColumn(label=ft.Text(name), numeric=True) for name in sheet.sides]
     # Hands are numbered within their game ("2.1": game 2, hand 1), not across the match.
     in_game = {row.number: hand_in_game(sheet.rows, row) for row in sheet.rows}
     rows = [
