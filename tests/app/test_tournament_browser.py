@@ -130,6 +130,10 @@ def test_a_small_event_from_sign_in_to_round_two(chromium: Any, served: tuple[Ap
     hall.wait_contains("hall-title", "round 1 of 2")
     hall.wait_text("hall-provisional", "0 table(s) provisional")
 
+    watcher = TablePage(chromium, app.url, viewport=PHONE)
+    watcher.open(f"{base}/watch/1?delay=1", ready="watch-title")
+    watcher.wait_contains("watch-title", "(1 s behind)")
+
     table = TablePage(chromium, app.url, viewport=PHONE)
     table.open(f"{base}/table", ready="table-code")
     table.fill("table-code", "1-WRONG1")
@@ -150,6 +154,10 @@ def test_a_small_event_from_sign_in_to_round_two(chromium: Any, served: tuple[Ap
     table.wait_for("confirm-hand")
     table.wait_contains("provisional", "provisional until")
     hall.wait_text("hall-provisional", "1 table(s) provisional")
+    # The spectator follows tile by tile, a second behind: the whole hand and its scores.
+    setter = re.match(r"Table 1: (\w+) v", director.text("table-1"))
+    assert setter is not None
+    watcher.wait_contains("watch-lines", f"Scores: {setter.group(1)} 50,", timeout=20)
     shoot(table, "tournament-table.png")
     table.tap("next-hand")
     table.wait_contains("message", "confirmation first")
@@ -182,5 +190,5 @@ def test_a_small_event_from_sign_in_to_round_two(chromium: Any, served: tuple[Ap
     director.wait_contains("event-title", "round 2 of 2")
     second = pairs_of(director, 4)
     assert not set(first) & set(second), (first, second)
-    for page in (director, hall, table):
+    for page in (director, hall, table, watcher):
         page.close()

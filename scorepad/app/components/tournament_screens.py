@@ -84,12 +84,23 @@ def _draw_event_page(page: ft.Page, store: Any) -> None:
     elif screen == "table":
         TablePage(page, TableDevice(service, event_id, source=source), store).draw()
     elif screen == "hall":
-        hide = query_value(route, "hide_last") in ("1", "yes", "true")
+        hide = _query(page, "hide_last") in ("1", "yes", "true")
         HallPage(page, Hall(service, event_id, hide_last=hide), store).start()
     else:
-        delay = query_value(route, "delay") or "0"
+        delay = _query(page, "delay") or "0"
         seconds = float(delay) if delay.isascii() and delay.replace(".", "", 1).isdigit() else 0.0
         WatchPage(page, Watch(service, event_id, int(table or 0), delay=seconds), store).start()
+
+
+def _query(page: ft.Page, name: str) -> str | None:
+    """A query parameter of the page's address (``?delay=30``), from the route or Flet's own parse."""
+    found = query_value(page.route or "", name)
+    if found is None:
+        try:
+            found = page.query.to_dict.get(name)
+        except Exception:  # no URL known yet
+            found = None
+    return found
 
 
 def _framed(controls: list[ft.Control | None]) -> ft.Control:
