@@ -6,8 +6,8 @@ from typing import Any
 
 from scorepad.rules import Event, MatchState, SniffError, event_from_dict, make_ruleset
 from scorepad.store.errors import BrokenLog
-from scorepad.store.log import FoldedLog, event_payload
-from scorepad.store.models import SETTLE
+from scorepad.store.log import FoldedLog
+from scorepad.store.models import AMEND, SETTLE
 from scorepad.store.repository import MatchHeader
 from scorepad.store.snapshot import MatchSnapshot
 
@@ -54,6 +54,7 @@ def rebuild(
         rules = make_ruleset(header.rules, len(header.players), header.options)
         from_hand = 1
     state = MatchSnapshot(rules, list(header.players), match_id=header.id)
+    engine_apply = MatchState.apply
     if base is not None:
         state.hands.extend(base.hands[: from_hand - 1])
     for number, entries in log.started_hands():
@@ -66,9 +67,11 @@ def rebuild(
                 if entry.kind == SETTLE:
                     state.settle(entry.payload["remaining"])
                     continue
-                event = event_payload(entry)
+                # The hot loop of a resume (thousands of entries): the snapshot is not sealed
+                # yet, so the engine's own apply is called without the snapshot's check.
+                event = entry.payload if entry.kind != AMEND else entry.payload.get("event")
                 if event is not None:
-                    state.apply(event_from_dict(event))
+                    engine_apply(state, event_from_dict(event))
         except SniffError as err:
             if checking:
                 raise
