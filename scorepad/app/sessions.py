@@ -28,7 +28,7 @@ from flet.pubsub.pubsub_hub import PubSubHub
 
 from scorepad.app.live import notice_from_elsewhere, refused_as_stale, revision_of
 from scorepad.app.state import SHEET, TABLE, ScorePad
-from scorepad.store import StoreConflict
+from scorepad.store import StoreConflict, StoreError
 from scorepad.store.notify import Change, LiveHub, libpq_url
 
 log = logging.getLogger("scorepad.live")
@@ -164,11 +164,20 @@ class LiveScreen:
         """The page reconnected: follow its match again, reloaded (entries may have come meanwhile)."""
         self.gone = False
         table = self.pad.table
-        if table is not None:
-            table.refresh()
+        if table is not None and self._reload(table):
             self.shown = table.state
         self.follow()
         self.redraw()
+
+    def _reload(self, table: Any) -> bool:
+        """Reload the table from the store; a database fault is said in one sentence, not raised."""
+        try:
+            table.refresh()
+        except StoreError as err:
+            log.warning("page %s could not reload match %s: %s", self.screen[:8], table.match_id, err)
+            table.message = f"The table could not be brought up to date: {err}"
+            return False
+        return True
 
     # -- what the page shows ---------------------------------------------------------
 
@@ -215,7 +224,9 @@ class LiveScreen:
             if now is not None and change.revision is not None and now >= change.revision:
                 return  # already showing it (or later)
         before = table.state
-        table.refresh()
+        if not self._reload(table):
+            self.redraw()
+            return
         if revision_of(table.state) != revision_of(before) or revision_of(before) is None:
             table.message = notice_from_elsewhere(before, table.state)
         self.redraw()

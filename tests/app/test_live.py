@@ -279,3 +279,35 @@ def _takes_expected_revision(store: Store) -> bool:
     import inspect
 
     return "expected_revision" in inspect.signature(store.append).parameters
+
+
+async def test_a_reload_that_fails_is_said_and_the_next_entry_heals_it(
+    pages: Any, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scorepad.store import StoreError
+
+    first = await pages()
+    match_id = await start_match(first)
+    second = await pages(f"/match/{match_id}")
+    real_load = store.load
+    failing = [True]
+    assert second.session is not None
+    live = sessions.screen_of(second.session.id)
+    assert live is not None
+    device = live.pad.device
+
+    def load(*args: Any, **kwargs: Any) -> Any:
+        if failing[0] and kwargs.get("device") == device:
+            failing[0] = False
+            raise StoreError("the database is not answering")
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(store, "load", load)
+    store.append(match_id, {"play": "5-5"}, device="cli")
+    deadline = time.monotonic() + 10
+    while second.message() is None and time.monotonic() < deadline:
+        await asyncio.sleep(0.005)
+    assert second.message() == "The table could not be brought up to date: the database is not answering"
+    assert second.text("board-count") == "0"
+    store.append(match_id, {"play": "5-6", "at": "right"}, device="cli")
+    await second.wait_text("board-count", "16")
