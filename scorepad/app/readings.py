@@ -9,15 +9,7 @@ from __future__ import annotations
 from scorepad.app.views import Board, OpenEnd, Picture, Piece, Sheet, SheetRow
 from scorepad.rules import MatchState
 from scorepad.rules.layout import Layout, Placement
-
-HOW_WORDS = {
-    "out": "went out",
-    "blocked": "blocked",
-    "renege": "stopped by a renege",
-    "won": "won the game",
-    "void": "thrown in",
-    "in-progress": "in play",
-}
+from scorepad.rules.wording import HOW_WORDS
 
 
 def board_of(layout: Layout) -> Board:
@@ -67,32 +59,6 @@ def sheet_of(state: MatchState) -> Sheet:
     )
     sides = tuple(state.side_name(s) for s in range(state.rules.sides))
     return Sheet(sides=sides, target=state.rules.target, rows=rows)
-
-
-def named(state: MatchState, text: str) -> str:
-    """Put names on the engine's 'seat N' and 'side N' in a sentence."""
-    for side in range(state.rules.sides):
-        text = text.replace(f"side {side}", state.side_name(side))
-    for seat, player in enumerate(state.players):
-        text = text.replace(f"seat {seat}", player)
-    return text
-
-
-def highest_call(max_pip: int) -> int:
-    """The largest number worth offering as a call: 35 with double-six (Smartt §7.1), more with double-nine."""
-    return 35 if max_pip <= 6 else 60
-
-
-def trial(state: MatchState) -> MatchState:
-    """A private copy of the match to try an event on (the store's states are read-only)."""
-    copy = MatchState(state.rules, list(state.players))
-    for hand in state.hands:
-        replayed = copy.start_hand(hand.setter)
-        for event in hand.events:
-            replayed.apply(event)
-        if hand.remaining is not None:
-            replayed.settle(hand.remaining)
-    return copy
 
 
 def sentence(text: str) -> str:

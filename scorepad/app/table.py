@@ -12,17 +12,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from scorepad.app.gaps import pip_range
 from scorepad.app.irregular import Irregularities
-from scorepad.app.readings import (
-    board_of,
-    highest_call,
-    named,
-    picture_of,
-    sentence,
-    sheet_of,
-    trial,
-)
+from scorepad.app.readings import board_of, picture_of, sentence, sheet_of
 from scorepad.app.views import (
     Board,
     CallPanel,
@@ -49,10 +40,11 @@ from scorepad.rules import (
     parse_tile,
 )
 from scorepad.rules.choices import distinct_ends, outcome
-from scorepad.rules.hand import score_of
+from scorepad.rules.hand import HandEnd, score_of
 from scorepad.rules.layout import Layout
+from scorepad.rules.previews import claimants, possible_calls, preview_event, preview_settlement
 from scorepad.rules.tiles import pips
-from scorepad.rules.wording import call_consequence
+from scorepad.rules.wording import call_consequence, end_words, named, rollback_step, settlement_steps
 from scorepad.store import StoreConflict, StoreError
 
 PLAY, SETTLE, HAND_OVER, GAME_OVER, NO_HAND = "play", "settle", "hand-over", "game-over", "no-hand"
@@ -339,10 +331,6 @@ class Table:
         # records.md §4: a play without "call" was called exactly right.
         called = last.score if played.call is None else played.call
         rules = self.rules
-        claimants: tuple[int, ...] = ()
-        if hand.claim_open:
-            own = rules.side_of(last.seat)
-            claimants = tuple(s for s in range(rules.players) if rules.side_of(s) != own)
         return CallPanel(
             seat=last.seat,
             player=self.player(last.seat),
@@ -355,51 +343,25 @@ class Table:
             consequence=call_consequence(rules, last, called, claim_open=hand.claim_open),
             # A coupling that stood is no miscall: only a wrong call can be corrected (Smartt §7.2).
             can_fix=bool(set(last.flags) - {"stood"}) and "corrected" not in last.flags,
-            calls=tuple(range(5, highest_call(rules.max_pip) + 5, 5)),
-            claimants=claimants,
+            calls=possible_calls(rules),
+            claimants=claimants(self.state),
         )
 
     def renege_preview(self) -> RenegePreview | None:
         """What a renege by the chosen offender would do, worked out by the engine on a copy."""
         if self.offender is None or self.hand is None:
             return None
-        copy = trial(self.state)
-        try:
-            copy.apply(Renege(self.offender))
-        except SniffError as err:
-            return RenegePreview(self.offender, self.player(self.offender), (), (), str(err))
-        hand = copy.current
-        assert hand is not None
-        now = tuple(self.hand.scores_after)
-        after = tuple(hand.scores_after)
-        side = self.rules.side_of(self.offender)
-        if hand.how == "renege":
-            others = [s for s in range(self.rules.sides) if s != side]
-            kept = "; ".join(f"{copy.side_name(s)} keeps {after[s]}" for s in others)
-            words = (
-                f"The hand stops. {copy.side_name(side)} goes back to {hand.scores_before[side]}"
-                f" (start of hand) less 25 = {after[side]}; {kept}, with no go-out or block award."
-            )
-        else:
-            words = f"Play goes on; {copy.side_name(side)} loses 50 when the hand ends."
-        return RenegePreview(self.offender, self.player(self.offender), now, after, words)
+        preview = preview_event(self.state, Renege(self.offender))
+        if preview.refusal is not None:
+            return RenegePreview(self.offender, self.player(self.offender), (), (), preview.refusal)
+        return RenegePreview(
+            self.offender, self.player(self.offender), preview.scores_now, preview.scores_after, preview.words
+        )
 
     def end_words(self) -> str:
         """How the hand ended, in words."""
         hand = self.hand
-        if hand is None:
-            return ""
-        if hand.how == "out":
-            return f"{self.player(hand.went_out)} went out"
-        if hand.how == "blocked":
-            return "The hand is blocked"
-        if hand.how == "renege":
-            return f"Renege by {self.player(hand.renege_by)}: the hand stopped"
-        if hand.how == "won":
-            return f"{self.state.side_name(hand.won_side)} reached {self.rules.target}"
-        if hand.how == "void":
-            return "The hand was thrown in"
-        return "In play"
+        return "" if hand is None else end_words(self.state, hand)
 
     def settlement(self) -> SettlementView | None:
         """The end of the hand: how it ended and, once settled, the rounding and award step by step."""
@@ -408,13 +370,9 @@ class Table:
             return None
         steps: tuple[str, ...] = ()
         if hand.settlement is not None:
-            steps = tuple(self._named(step) for step in hand.settlement.steps)
-        elif hand.how == "renege":
-            preview_side = self.rules.side_of(hand.renege_by)
-            steps = (
-                f"{self.state.side_name(preview_side)}: {hand.scores_before[preview_side]} at the start"
-                f" of the hand, less 25 = {hand.scores_after[preview_side]}",
-            )
+            steps = tuple(settlement_steps(self.state, hand.settlement))
+        elif hand.how == HandEnd.RENEGE:
+            steps = (rollback_step(self.state, hand),)
         after = tuple(hand.scores_after)
         scores = ", ".join(f"{self.state.side_name(s)} {after[s]}" for s in range(self.rules.sides))
         words = ". ".join([self.end_words(), *(sentence(step) for step in steps), f"Scores: {scores}"]) + "."
@@ -425,12 +383,8 @@ class Table:
         remaining = self.remaining_entry()
         if remaining is None:
             return None
-        copy = trial(self.state)
-        try:
-            settled = copy.settle(remaining)
-        except SniffError as err:
-            return str(err)
-        return "; ".join(self._named(step) for step in settled.steps)
+        preview = preview_settlement(self.state, remaining)
+        return preview.refusal if preview.refusal is not None else preview.words
 
     def game_result(self) -> GameResult | None:
         """The game just won: winner, final scores, game points and Rube."""
@@ -484,7 +438,7 @@ class Table:
         if hand is None or not typed or self.remaining_tiles.get(seat):
             return None
         held = hand.tiles_held[seat]
-        lightest, heaviest = pip_range(hand, seat)
+        lightest, heaviest = hand.pip_range(seat)
         holds = f"{self.player(seat)} holds {plural(held, 'tile')}: {lightest} to {heaviest} pips"
         if not (typed.isascii() and typed.isdigit()):
             return f"{holds}; type a whole number with the digits 0 to 9 ('{typed}' is not one)."

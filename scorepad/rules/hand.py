@@ -226,6 +226,19 @@ class HandState:
                 out["to"] = self.settlement.to
         return out
 
+    def pip_range(self, seat: int) -> tuple[int, int]:
+        """The lightest and heaviest pip totals ``seat`` can hold now (records.md §4, R14).
+
+        The sums of the lightest and of the heaviest ``tiles_held[seat]`` tiles not
+        yet played: what a typed pip total in ``remaining`` must lie between.
+        Raises IndexError for a seat that does not exist.
+        """
+        held = self.tiles_held[seat]
+        if held == 0:
+            return 0, 0
+        weights = sorted(pips(t) for t in full_set(self.rules.max_pip) if t not in self.played)
+        return sum(weights[:held]), sum(weights[len(weights) - held :])
+
     def replayed(self) -> HandState:
         """A new, independent copy of this hand, rebuilt from its events and settlement."""
         copy = HandState(
@@ -497,7 +510,6 @@ class HandState:
             raise IllegalEventError(
                 f"'remaining' needs one entry a seat ({rules.players}), each a list of tiles or a pip total"
             )
-        weights: list[int] = []  # the unplayed tiles' weights, sorted; only a pip total needs them
         open_values = set(self.layout.open_ends().values())
         listed: set[tuple[int, int]] = set()
         totals = []
@@ -528,8 +540,7 @@ class HandState:
                     listed.add(tile_key)
                     total += pips(tile)
             elif isinstance(entry, int) and not isinstance(entry, bool):
-                weights = weights or sorted(pips(t) for t in full_set(rules.max_pip) if t not in self.played)
-                lightest, heaviest = sum(weights[:held]), sum(weights[len(weights) - held :]) if held else 0
+                lightest, heaviest = self.pip_range(seat)
                 if not lightest <= entry <= heaviest:
                     raise IllegalEventError(
                         f"seat {seat} holds {held} tiles, which can weigh {lightest} to {heaviest} pips, not {entry}"

@@ -93,7 +93,7 @@ def end_words(match: MatchState, hand: HandState) -> str:
     if hand.how == HandEnd.OUT:
         return f"{match.players[hand.went_out or 0]} went out"
     if hand.how == HandEnd.BLOCKED:
-        return "The hand is blocked: nobody can play and no legal draw remains"
+        return f"The hand is blocked{cited(rules, Topic.BLOCK)}"
     if hand.how == HandEnd.WON:
         side = hand.won_side or 0
         return f"{match.side_name(side)} reached {rules.target} and won the game at once{cited(rules, Topic.WIN)}"
@@ -128,7 +128,7 @@ def settlement_steps(match: MatchState, settlement: Settlement) -> list[str]:
     rounding = cited(rules, Topic.SETTLEMENT)
     if settlement.debits is not None:
         return [
-            f"{match.players[seat]}: {p} pips round to {d}, taken off {match.side_name(rules.side_of(seat))}{rounding}"
+            f"{match.players[seat]}: {p} pips rounds to {d}, taken off {match.side_name(rules.side_of(seat))}{rounding}"
             for seat, (p, d) in enumerate(zip(pips, settlement.debits, strict=True))
             if p
         ]
@@ -136,10 +136,12 @@ def settlement_steps(match: MatchState, settlement: Settlement) -> list[str]:
         side = rules.side_of(settlement.out_by or 0)
         paying = [seat for seat in range(rules.players) if rules.side_of(seat) != side]
         total = sum(pips[seat] for seat in paying)
-        held = " + ".join(f"{match.players[s]} {pips[s]}" for s in paying)
-        held = f"{held} = {total} pips" if len(paying) > 1 else f"{held} pips"
+        if len(paying) > 1:
+            held = " + ".join(f"{match.players[s]} {pips[s]}" for s in paying) + f" = {total} pips left in hand"
+        else:
+            held = f"{match.players[paying[0]]} holds {total} pips"
         return [
-            f"left in hand: {held}",
+            held,
             f"{total} rounds to {settlement.award}{rounding}",
             f"{match.side_name(side)} scores {settlement.award}{cited(rules, Topic.OUT)}",
         ]
@@ -155,6 +157,15 @@ def settlement_steps(match: MatchState, settlement: Settlement) -> list[str]:
         f"{total} rounds to {settlement.award}{rounding}",
         f"{match.side_name(settlement.to)} scores {settlement.award}",
     ]
+
+
+def rollback_step(match: MatchState, hand: HandState) -> str:
+    """A rollback25 renege as one step: the offender's start-of-hand score less 25 (Smartt §11.1)."""
+    side = match.rules.side_of(hand.renege_by or 0)
+    return (
+        f"{match.side_name(side)}: {hand.scores_before[side]} at the start of the hand,"
+        f" less {RENEGE_ROLLBACK} = {hand.scores_after[side]}"
+    )
 
 
 def deduction_lines(match: MatchState, hand: HandState) -> list[str]:

@@ -52,7 +52,7 @@ def test_renege_evidence_settlement_and_ruling() -> None:
     dispute.go_to(1, 14)
     view = dispute.view()
     assert view.settlement == (
-        "left in hand: Bob 15 pips",
+        "Bob holds 15 pips",
         "15 rounds to 15 (Smartt §9.2)",
         "Ann scores 15 (Smartt §9.1)",
     )

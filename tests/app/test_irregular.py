@@ -41,7 +41,7 @@ class TestThrowIn:
         assert _record(store, table)[-1] == {"void": True}
         assert table.phase == HAND_OVER and not menu.open
         assert [s.score for s in table.sides()] == [0, 0]
-        assert table.end_words() == "The hand was thrown in"
+        assert table.end_words() == "The hand was thrown in (Smartt §11.3)"
         table.undo()
         assert table.phase == PLAY and [s.score for s in table.sides()] == [10, 10]
 

@@ -213,13 +213,13 @@ class TestPlaying:
         table.pick_settle_seat(1)
         table.tap_tile(6, 6)
         assert table.remaining_entry() == [0, ["6-6"]]
-        assert table.settle_preview() == "opponent holds 12 pips; 12 rounds to 10; Ann scores 10"
+        assert table.settle_preview() == "Bob holds 12 pips; 12 rounds to 10 (Smartt §9.2); Ann scores 10 (Smartt §9.1)"
         table.settle()
         assert table.message is None
         assert table.phase == HAND_OVER
         result = table.settlement()
         assert result is not None
-        assert result.steps == ("opponent holds 12 pips", "12 rounds to 10", "Ann scores 10")
+        assert result.steps == ("Bob holds 12 pips", "12 rounds to 10 (Smartt §9.2)", "Ann scores 10 (Smartt §9.1)")
         assert [s.score for s in table.sides()] == [50, 10]
         assert table.next_setter_words().startswith("Bob sets next")
         table.next_hand()
@@ -396,7 +396,7 @@ class TestBlockAndGames:
             table.pass_turn()
             assert table.message is None, table.message
         assert table.phase == SETTLE
-        assert table.end_words() == "The hand is blocked"
+        assert table.end_words() == "The hand is blocked (Smartt §9.2)"
         for seat, pips in enumerate((20, 30, 25, 28)):
             table.set_remaining_text(seat, str(pips))
         table.settle()
