@@ -102,10 +102,25 @@ def shoot(page: TablePage, name: str) -> None:
         page.screenshot(Path(folder) / name)
 
 
-def test_a_small_event_from_sign_in_to_round_two(chromium: Any, served: tuple[AppServer, int]) -> None:
+@pytest.fixture
+def pages(chromium: Any, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, TablePage]]:
+    """The test's pages by name; on failure each one's screenshot is kept in the test's folder."""
+    opened: dict[str, TablePage] = {}
+    yield opened
+    report = getattr(request.node, "rep_call", None)
+    for name, page in opened.items():
+        if report is not None and report.failed:
+            page.screenshot(tmp_path / f"failure-{name}.png")
+        page.close()
+
+
+def test_a_small_event_from_sign_in_to_round_two(
+    chromium: Any, served: tuple[AppServer, int], pages: dict[str, TablePage]
+) -> None:
     app, event_id = served
     base = f"event/{event_id}"
     director = TablePage(chromium, app.url, viewport=DIRECTOR)
+    pages["director"] = director
     director.open(f"{base}/director", ready="password")
     director.fill("password", "not it")
     director.tap("sign-in")
@@ -126,15 +141,18 @@ def test_a_small_event_from_sign_in_to_round_two(chromium: Any, served: tuple[Ap
     shoot(director, "tournament-director.png")
 
     hall = TablePage(chromium, app.url, viewport=HALL)
+    pages["hall"] = hall
     hall.open(f"{base}/hall", ready="hall-title")
     hall.wait_contains("hall-title", "round 1 of 2")
     hall.wait_text("hall-provisional", "0 table(s) provisional")
 
     watcher = TablePage(chromium, app.url, viewport=PHONE)
+    pages["watcher"] = watcher
     watcher.open(f"{base}/watch/1?delay=1", ready="watch-title")
     watcher.wait_contains("watch-title", "(1 s behind)")
 
     table = TablePage(chromium, app.url, viewport=PHONE)
+    pages["table"] = table
     table.open(f"{base}/table", ready="table-code")
     table.fill("table-code", "1-WRONG1")
     table.tap("join")
@@ -148,6 +166,7 @@ def test_a_small_event_from_sign_in_to_round_two(chromium: Any, served: tuple[Ap
     for tile, _at in GO_OUT_HAND:
         lay(table, tile)
     table.fill("remaining-1", "8")
+    table.wait_contains("settle-preview", "8 rounds to 10")
     table.tap("settle")
     table.wait_contains("hand-result", "8 rounds to 10")
     # The next hand waits for the opposing side: its button is refused by the server until then.
@@ -190,5 +209,3 @@ def test_a_small_event_from_sign_in_to_round_two(chromium: Any, served: tuple[Ap
     director.wait_contains("event-title", "round 2 of 2")
     second = pairs_of(director, 4)
     assert not set(first) & set(second), (first, second)
-    for page in (director, hall, table, watcher):
-        page.close()

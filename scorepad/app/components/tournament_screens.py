@@ -14,6 +14,7 @@ event (a pairing or a lock is no match entry).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -53,7 +54,7 @@ def event_page(page: ft.Page, store: Any, *, on_gone: Callable[[], None] | None 
     """
     _draw_event_page(page, store)
     if on_gone is not None:
-        drawn_close = page.on_close
+        drawn_close: Any = page.on_close
         left = [False]
 
         def closed(e: Any) -> None:
@@ -294,7 +295,7 @@ class DirectorPage(BoardPage):
                     button(
                         f"new-code-{line.number}",
                         "New code",
-                        self._tap(lambda n=line.number: self.desk.new_code(n)),
+                        self._tap(functools.partial(self.desk.new_code, line.number)),
                         kind="text",
                         expand=False,
                     )
@@ -379,7 +380,7 @@ class TablePage:
             if not live.gone:
                 live.stop()
 
-        before = self.page.on_close
+        before: Any = self.page.on_close
 
         def closed(e: Any) -> None:
             gone(e)
@@ -414,7 +415,7 @@ class TablePage:
                     button(
                         "confirm-hand",
                         f"{names}: confirm hand {number}",
-                        lambda n=number: self._confirm(n),
+                        functools.partial(self._confirm, number),
                         kind="filled",
                         icon=ft.Icons.VERIFIED,
                         expand=False,
@@ -441,16 +442,12 @@ class TablePage:
         pad, page = self.pad, self.page
         self.live.follow()
         title = f"Table {self.device.table_number}: {pad.table.title()}"
-        header = ft.Column(
-            [
-                note(title, identifier="table-title", size=15),
-                self._confirm_bar(),
-                _message(self.device.message, "device-message"),
-            ],
-            spacing=4,
-            tight=True,
-        )
-        header.controls = [c for c in header.controls if c is not None]
+        parts = [
+            note(title, identifier="table-title", size=15),
+            self._confirm_bar(),
+            _message(self.device.message, "device-message"),
+        ]
+        header = ft.Column([c for c in parts if c is not None], spacing=4, tight=True)
         body = table_screen(pad.table, self.act, header, width=page.width or 0, height=page.height or 0)
         framed = ft.Container(content=body, padding=ft.Padding.symmetric(horizontal=PAGE_PAD, vertical=4), expand=True)
         page.controls = [ft.SafeArea(content=framed, expand=True)]
@@ -499,7 +496,7 @@ class HallPage(BoardPage):
             title, lines = "Latest results", hall.results()
         columns = 2 if len(lines) > 14 else 1
         per = (len(lines) + columns - 1) // columns if lines else 0
-        blocks = [
+        blocks: list[ft.Control] = [
             ft.Column([ft.Text(line, size=size) for line in lines[i * per : (i + 1) * per]], spacing=6, expand=True)
             for i in range(columns)
         ]
