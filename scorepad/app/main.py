@@ -13,6 +13,7 @@ import flet as ft
 from scorepad.app.components.dispute import dispute_screen
 from scorepad.app.components.home import history_screen, home_screen, new_match_screen
 from scorepad.app.components.matches import match_details, remember_device_match
+from scorepad.app.components.paper import paper_view
 from scorepad.app.components.sheet import sheet_screen
 from scorepad.app.components.table_screen import PAGE_PAD, table_screen
 from scorepad.app.guard import recover
@@ -205,7 +206,15 @@ def App(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live:
     if pad.screen == TABLE and pad.table is not None:
         body = table_screen(pad.table, act, header, width=page.width or 0, height=page.height or 0)
     elif pad.screen == SHEET and pad.table is not None:
-        body = sheet_screen(pad.table.sheet(), header, match_details(pad, act))
+        table = pad.table
+        state = table.state
+        paper = paper_view(
+            state.rules.preset.paper,
+            state.rules.target,
+            [state.side_name(s) for s in range(state.rules.sides)],
+            list(state.scores),
+        )
+        body = sheet_screen(table.sheet(), header, match_details(pad, act), paper)
     elif pad.screen == NEW:
         body = new_match_screen(pad, act, on_name, on_target, header)
     elif pad.screen == DISPUTE and pad.dispute is not None:

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from scorepad.analysis.table_words import table_words, training_hints
 from scorepad.app.irregular import Irregularities
 from scorepad.app.readings import board_of, picture_of, sentence, sheet_of
 from scorepad.app.views import (
@@ -141,6 +142,10 @@ class Table:
         # Bumped with every change of what is shown: a tap drawn on an older screen is stale.
         self.revision = 0
         self.irregular = Irregularities(self)
+        # Strategy hints (issue 10): off until the scorer turns training on; never in a tournament
+        # match (Smartt §12: nobody may suggest a play). A tournament's table device sets ``tournament``.
+        self.training = False
+        self.tournament = bool(getattr(store, "tournament", False))
 
     # -- reading: the match -------------------------------------------------------
 
@@ -501,6 +506,19 @@ class Table:
     def draw_choices(self) -> list[int]:
         """The counts the draw stepper offers (``draw-N``), two and up, as far as a draw is allowed now."""
         return draw_steps(self.hand) if self.hand is not None else []
+
+    def sayings(self) -> str | None:
+        """The table's own words as they happen (Smartt §15): Bell is ringing, Moonfaced, Episcopal..."""
+        said = table_words(self.state)
+        return " ".join(s.words for s in said) if said else None
+
+    def hints(self) -> tuple[str, ...]:
+        """Strategy hints from what everyone can see, only with training on and never in a tournament."""
+        return training_hints(self.state, training=self.training, tournament=self.tournament)
+
+    def toggle_training(self) -> None:
+        """Turn this screen's strategy hints on or off (a tournament match never shows them)."""
+        self.training = not self.training and not self.tournament
 
     def last_entry_words(self) -> str | None:
         """The draws on this visit, so a second draw is seen (and can be undone)."""

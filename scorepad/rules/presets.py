@@ -39,6 +39,14 @@ class FirstSetterRule(StrEnum):
     HIGHEST_DOUBLE = "highest-double"  # Jaques 'Setting up': the highest double dealt leads
 
 
+class Paper(StrEnum):
+    """How the book keeps the score on paper, beside the plain figures."""
+
+    FIGURES = "figures"  # a column of running totals (Smartt §1)
+    STROKES = "strokes"  # American 'Keeping score': a stroke is 5, a large X with four small x is 50
+    HOLES = "holes"  # Jaques 'Winning and scoring': a cribbage board of 61 (or 121) holes
+
+
 class Topic(StrEnum):
     """A rule a ruling may cite; each preset maps it to the section of its own book."""
 
@@ -98,6 +106,7 @@ class Preset:
     first_setter: FirstSetterRule
     game_points: bool
     partners_default: bool  # four players play partners unless the options say otherwise
+    paper: Paper  # the score sheet's paper view
     citations: MappingProxyType[Topic, str] = field(repr=False)
 
     def cite(self, topic: Topic) -> str:
@@ -125,6 +134,7 @@ SMARTT = Preset(
     first_setter=FirstSetterRule.DRAW,  # §3.1
     game_points=True,  # §14
     partners_default=True,
+    paper=Paper.FIGURES,
     citations=_frozen(
         {
             Topic.SET: "Smartt §4.2",
@@ -172,6 +182,7 @@ AMERICAN = Preset(
     first_setter=FirstSetterRule.DRAW,  # the book is silent: the draw for the set (R19)
     game_points=False,
     partners_default=True,
+    paper=Paper.STROKES,
     citations=_frozen(
         {
             Topic.COUNT: "American, 'Score a placement'",
@@ -205,6 +216,7 @@ JAQUES = Preset(
     first_setter=FirstSetterRule.HIGHEST_DOUBLE,  # 'Setting up'
     game_points=False,
     partners_default=False,  # 'Partnership Sniff' is a variation
+    paper=Paper.HOLES,
     citations=_frozen(
         {
             Topic.COUNT: "Jaques, 'Winning and scoring'",

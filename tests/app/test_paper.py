@@ -7,6 +7,7 @@ import pytest
 
 from scorepad.app.components.paper import paper_view
 from scorepad.app.paper import Tally, hole_track, stroke_tally
+from scorepad.rules.presets import Paper
 
 
 @pytest.mark.parametrize(
@@ -54,8 +55,8 @@ def _identifiers(control: ft.Control) -> list[str]:
 
 
 def test_paper_view_for_the_book_in_play() -> None:
-    american = paper_view("american", 250, ["Ann", "Bob"], [135, -10])
+    american = paper_view(Paper.STROKES, 250, ["Ann", "Bob"], [135, -10])
     assert american is not None and _identifiers(american) == ["paper-tally-0", "paper-tally-1"]
-    jaques = paper_view("jaques", 61, ["Ann", "Bob"], [12, 40])
+    jaques = paper_view(Paper.HOLES, 61, ["Ann", "Bob"], [12, 40])
     assert jaques is not None and _identifiers(jaques) == ["paper-track-0", "paper-track-1"]
-    assert paper_view("smartt", 250, ["Ann", "Bob"], [0, 0]) is None
+    assert paper_view(Paper.FIGURES, 250, ["Ann", "Bob"], [0, 0]) is None

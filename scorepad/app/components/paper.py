@@ -10,6 +10,7 @@ import flet as ft
 
 from scorepad.app.components.common import card, heading, ident, wrap_row
 from scorepad.app.paper import Tally, Track, hole_track, stroke_tally
+from scorepad.rules.presets import Paper
 
 MARK = 18
 HOLE = 7
@@ -72,11 +73,11 @@ def track_view(track: Track) -> list[ft.Control]:
     return groups
 
 
-def paper_view(rules_name: str, target: int, sides: list[str], scores: list[int]) -> ft.Control | None:
-    """The paper view the book in play keeps: the stroke tally (American) or the hole track (Jaques); else None."""
+def paper_view(paper: Paper, target: int, sides: list[str], scores: list[int]) -> ft.Control | None:
+    """The paper view the book in play keeps (its preset's ``paper``): strokes or holes; None for figures."""
     rows: list[ft.Control] = []
     for side, (names, score) in enumerate(zip(sides, scores, strict=True)):
-        if rules_name == "american":
+        if paper == Paper.STROKES:
             body = wrap_row(tally_view(stroke_tally(score)), spacing=4)
             rows.append(
                 ident(
@@ -85,7 +86,7 @@ def paper_view(rules_name: str, target: int, sides: list[str], scores: list[int]
                     label=f"{names}: {score} in strokes",
                 )
             )
-        elif rules_name == "jaques":
+        elif paper == Paper.HOLES:
             body = wrap_row(track_view(hole_track(score, target)), spacing=6)
             rows.append(
                 ident(
@@ -96,5 +97,5 @@ def paper_view(rules_name: str, target: int, sides: list[str], scores: list[int]
             )
     if not rows:
         return None
-    title = "Stroke tally" if rules_name == "american" else f"The {target}-hole board"
+    title = "Stroke tally" if paper == Paper.STROKES else f"The {target}-hole board"
     return card(heading(title), *rows)

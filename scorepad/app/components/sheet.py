@@ -63,10 +63,13 @@ def _race_chart(sheet: Sheet, game: int) -> ft.Control:
     )
 
 
-def sheet_screen(sheet: Sheet, header: ft.Control, details: ft.Control | None = None) -> ft.Control:
+def sheet_screen(
+    sheet: Sheet, header: ft.Control, details: ft.Control | None = None, paper: ft.Control | None = None
+) -> ft.Control:
     """A table of every hand, and for each game a chart of the race to the target.
 
-    ``details`` (the match's label and names, ``components.matches``) follows the table.
+    ``paper`` (the book's own paper view, ``components.paper``) comes right after the table,
+    ``details`` (the match's label and names, ``components.matches``) after that.
     """
     columns = [
         ft.DataColumn(label=ft.Text("Hand")),
@@ -91,5 +94,5 @@ def sheet_screen(sheet: Sheet, header: ft.Control, details: ft.Control | None = 
     games = sorted({row.game for row in sheet.rows}) or [1]
     charts = [card(heading(f"Game {g}: the race to {sheet.target}"), _race_chart(sheet, g)) for g in games]
     # The match's label and names come after the sheet: a rename is rare, the sheet is read often.
-    extra = [] if details is None else [details]
+    extra = [c for c in (paper, details) if c is not None]
     return ft.Column([header, card(heading("Score sheet"), ident("score-sheet", table)), *extra, *charts], spacing=12)

@@ -541,11 +541,30 @@ def details(table: Table, act: Act) -> ft.Control:
                     kind="text",
                 ),
                 button("renege", "Renege…", act(table.start_renege), kind="outlined"),
+                *(
+                    []
+                    if table.tournament
+                    else [
+                        button(
+                            "training",
+                            "Training hints off" if table.training else "Training hints on",
+                            act(table.toggle_training),
+                            kind="text",
+                        )
+                    ]
+                ),
             ],
             spacing=6,
         ),
+        *(note(hint, identifier=f"hint-{i}", size=14) for i, hint in enumerate(table.hints())),
     ]
     return card(*rows)
+
+
+def _sayings(table: Table) -> ft.Control | None:
+    """The table's words of the moment (Bell is ringing, Moonfaced ...), when there are any."""
+    said = table.sayings()
+    return note(said, identifier="table-words", size=14, color=ft.Colors.TERTIARY) if said else None
 
 
 def _safe(build: Callable[[], ft.Control | None], table: Table) -> ft.Control | None:
@@ -579,6 +598,7 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
         note(pending, identifier="end-pending", size=14, color=ft.Colors.TERTIARY) if pending else None,
         note(tapping, identifier="tapping", size=14) if tapping else None,
         note(table.last_entry_words() or "", identifier="last-entry", size=14) if table.last_entry_words() else None,
+        _safe(lambda: _sayings(table), table),
     ]
     picker = _safe(lambda: tile_picker(table, act, settling=phase == SETTLE, room=room), table) if picking else None
     below: list[ft.Control | None] = [
