@@ -40,6 +40,8 @@ from scorepad.tournament.errors import TournamentError
 log = logging.getLogger("scorepad.live")
 # Seconds to gather a burst of changes (a whole hand entered quickly) into one redraw of a board.
 SETTLE_SECONDS = 0.2
+# Seconds added to a spectator's wait for the next state due, so it is due when the page looks.
+DUE_MARGIN = 0.05
 
 
 def is_event_route(route: str | None) -> bool:
@@ -558,8 +560,12 @@ class WatchPage:
             self.page.run_task(self._later, due)
 
     async def _later(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
+        # asyncio may wake a timer up to its clock's resolution early: a margin, then look again.
+        await asyncio.sleep(seconds + DUE_MARGIN)
         self.draw()
+        due = self.watch.next_due()
+        if due is not None:
+            self.page.run_task(self._later, due)
 
     def draw(self) -> None:
         """Draw the table as it stood ``delay`` seconds ago."""
