@@ -9,6 +9,9 @@ password is rate-limited.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,11 +27,26 @@ from scorepad.app.tournament import (
     query_value,
 )
 from scorepad.simulate import simulate
-from scorepad.store import Store, StoreError
+from scorepad.store import Store, StoreError, open_store
 from scorepad.tournament import TournamentService
 from scorepad.tournament.errors import AccessDenied, TooManyAttempts, TournamentError
 
+# The store tests' PostgreSQL fixtures (a fresh schema per test), as tests/tournament uses them.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from store.conftest import pg_base_url, pg_url  # noqa: F401
+
 PASSWORD = "a long director password"
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Store]:
+    """A real store on SQLite, then on PostgreSQL (a throw-away schema; skipped where none listens)."""
+    url = f"sqlite:///{tmp_path / 'event.db'}" if request.param == "sqlite" else request.getfixturevalue("pg_url")
+    opened = open_store(url)
+    try:
+        yield opened
+    finally:
+        opened.close()
 
 
 def first_game_hand(seed: int = 3) -> dict[str, Any]:
