@@ -89,6 +89,9 @@ class GuardedStore:
     one sentence, as it does for any refused write. Reads pass straight on.
     """
 
+    # A tournament's match: the table screen never offers strategy hints (Smartt §12, table.py).
+    tournament = True
+
     def __init__(self, store: Any, check: Callable[[Any, str], None]) -> None:
         self._store = store
         self._check = check

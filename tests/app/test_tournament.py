@@ -98,6 +98,9 @@ def test_routes_are_read_strictly() -> None:
 def test_a_table_code_writes_only_its_own_match_in_the_current_round(store: Store, event) -> None:
     service, event_id, desk, codes = event
     one, table_one = device_on(service, event_id, codes[1], store)
+    assert table_one.tournament, "no strategy hints at a tournament table"
+    table_one.toggle_training()
+    assert not table_one.training and table_one.hints() == ()
     two, _table_two = device_on(service, event_id, codes[2], store)
     # Table 1's device aims its guarded store at table 2's match: refused before the store is touched.
     before = store.load(two.match_id).revision
