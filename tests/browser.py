@@ -7,6 +7,7 @@ identifiers (``flt-semantics-identifier``) that the app puts on its controls.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -15,6 +16,8 @@ import time
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -29,6 +32,8 @@ CHROMIUM_ARGS = [
 ]
 PHONE = {"width": 412, "height": 900}
 DESKTOP = {"width": 1280, "height": 800}
+# The table screen's sticky header: what stays on top while the rest scrolls under it.
+HEADER_IDS = frozenset({"board-count", "turn", "tiles-held", "count-breakdown"})
 
 
 def free_port() -> int:
@@ -203,7 +208,12 @@ class TablePage:
         self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
     def scroll_into_view(self, identifier: str, *, attempts: int = 30) -> dict[str, float]:
-        """Wheel-scroll until the control is wholly on screen; returns its box."""
+        """Wheel-scroll until the control is wholly on screen and clear of the sticky header; returns its box.
+
+        The table screen keeps its header (count, scores, turn, tiles held and, when
+        open, the count's sum) on top: a control scrolled under it is covered, and a
+        tap there would land on the header instead.
+        """
         view = self.page.viewport_size or PHONE
         locator = self.page.locator(sel(identifier)).first
         # Controls are redrawn as new ones after an entry: wait until this one has its place.
@@ -215,15 +225,37 @@ class TablePage:
                 locator.wait_for(state="visible", timeout=20_000)
                 box = locator.bounding_box()
                 continue
+            limit = self._header_bottom(identifier)
             top, bottom = box["y"], box["y"] + box["height"]
-            if top >= 0 and bottom <= view["height"]:
+            if top >= limit and bottom <= view["height"]:
                 return box
-            delta = (top - view["height"] / 3) if top > 0 else (top - 24)
-            self.page.mouse.move(view["width"] / 2, view["height"] / 2)
+            delta = (top - view["height"] / 3) if top > limit else (top - limit - 24)
+            self.page.mouse.move(view["width"] / 2, (limit + view["height"]) / 2)
             self.page.mouse.wheel(0, delta)
-            self.page.wait_for_timeout(120)
+            # Wait for the picture to move (progress), not for a fixed time; at the end of the
+            # scroll range nothing moves, and the next round tries the other way.
+            with contextlib.suppress(PlaywrightTimeout):
+                self.page.wait_for_function(
+                    "([s, y]) => { const e = document.querySelector(s);"
+                    " return e === null || e.getBoundingClientRect().y !== y; }",
+                    arg=[sel(identifier), top],
+                    timeout=3_000,
+                )
             box = locator.bounding_box()
         raise RuntimeError(f"could not scroll {identifier} into view (box {box})")
+
+    def _header_bottom(self, identifier: str) -> float:
+        """Where the table screen's sticky header ends (0 off the table screen, or for a control in it)."""
+        if identifier in HEADER_IDS or identifier.startswith("score-"):
+            return 0.0
+        bottom = 0.0
+        for part in ("tiles-held", "count-breakdown"):
+            found = self.page.locator(sel(part))
+            if found.count():
+                box = found.first.bounding_box()
+                if box is not None:
+                    bottom = max(bottom, box["y"] + box["height"])
+        return bottom
 
     def text(self, identifier: str, *, timeout: float = 20.0) -> str:
         """The text of the control with this identifier."""

@@ -13,13 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scorepad.app.readings import sentence
 from scorepad.app.words import hand_words
 from scorepad.rules import Adjust, Play, Void, full_set
 from scorepad.rules.presets import Topic
 from scorepad.rules.previews import preview_event
 from scorepad.rules.rulesets import cited
-from scorepad.rules.wording import count_words
+from scorepad.rules.wording import count_words, sentence
 
 if TYPE_CHECKING:
     from scorepad.app.table import Table

@@ -61,12 +61,6 @@ def sheet_of(state: MatchState) -> Sheet:
     return Sheet(sides=sides, target=state.rules.target, rows=rows)
 
 
-def sentence(text: str) -> str:
-    """The text with its first letter capitalised."""
-    text = text.strip()
-    return text[:1].upper() + text[1:] if text else text
-
-
 def _piece(p: Placement, *, outward_left: bool) -> Piece:
     """A placed tile as drawn: on the left arm its outer value is on the left; doubles lie crosswise."""
     first, second = (p.outer, p.inner) if outward_left else (p.inner, p.outer)

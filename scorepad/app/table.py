@@ -14,7 +14,7 @@ from typing import Any
 
 from scorepad.analysis.table_words import table_words, training_hints
 from scorepad.app.irregular import Irregularities
-from scorepad.app.readings import board_of, picture_of, sentence, sheet_of
+from scorepad.app.readings import board_of, picture_of, sheet_of
 from scorepad.app.views import (
     Board,
     CallPanel,
@@ -45,7 +45,15 @@ from scorepad.rules.hand import HandEnd, score_of
 from scorepad.rules.layout import Layout
 from scorepad.rules.previews import claimants, possible_calls, preview_event, preview_settlement
 from scorepad.rules.tiles import pips
-from scorepad.rules.wording import call_consequence, end_words, named, rollback_step, settlement_steps
+from scorepad.rules.wording import (
+    call_consequence,
+    end_words,
+    named,
+    rollback_step,
+    sentence,
+    settlement_steps,
+    short_end_words,
+)
 from scorepad.store import StoreConflict, StoreError
 
 PLAY, SETTLE, HAND_OVER, GAME_OVER, NO_HAND = "play", "settle", "hand-over", "game-over", "no-hand"
@@ -226,7 +234,7 @@ class Table:
         if hand.how == "in-progress":
             verb = "to set" if not hand.started else "to play"
             return f"{self.player(hand.turn)} {verb}"
-        return self.end_words()
+        return short_end_words(self.state, hand)
 
     def boneyard_words(self) -> str:
         """The boneyard count, the protected tiles and what may be drawn now."""

@@ -104,6 +104,23 @@ def end_words(match: MatchState, hand: HandState) -> str:
     return "In play"
 
 
+def short_end_words(match: MatchState, hand: HandState) -> str:
+    """How ``hand`` stands in a few words, for a status line: ``Ann went out``, ``Ann won the game``."""
+    if hand.how == HandEnd.OUT:
+        return f"{match.players[hand.went_out or 0]} went out"
+    if hand.how == HandEnd.WON:
+        return f"{match.side_name(hand.won_side or 0)} won the game"
+    if hand.how == HandEnd.RENEGE:
+        return f"Renege by {match.players[hand.renege_by or 0]}"
+    return sentence(HOW_WORDS[hand.how])
+
+
+def sentence(text: str) -> str:
+    """The text, trimmed, with its first letter capitalised."""
+    text = text.strip()
+    return text[:1].upper() + text[1:]
+
+
 def renege_words(match: MatchState, hand: HandState, seat: int) -> str:
     """What a renege by ``seat`` does (``hand`` is the hand with the renege applied)."""
     rules = match.rules

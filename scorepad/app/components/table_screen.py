@@ -103,7 +103,16 @@ def status_strip(table: Table, act: Act) -> ft.Control:
     yard = f" · boneyard {hand.boneyard}" if hand is not None else ""
     turn = ft.Row(
         [
-            ident("turn", ft.Text(table.turn_words(), size=15, weight=ft.FontWeight.BOLD, max_lines=1)),
+            ident(
+                "turn",
+                ft.Text(
+                    table.turn_words(),
+                    size=15,
+                    weight=ft.FontWeight.BOLD,
+                    max_lines=1,
+                    overflow=ft.TextOverflow.ELLIPSIS,
+                ),
+            ),
             ft.Container(
                 content=note(f"tiles: {held}{yard}", identifier="tiles-held", size=14),
                 expand=True,
