@@ -35,6 +35,7 @@ from scorepad.app.tournament import (
     service_for,
     words_of,
 )
+from scorepad.rules.wording import count_words
 from scorepad.tournament.errors import TournamentError
 
 log = logging.getLogger("scorepad.live")
@@ -512,7 +513,7 @@ class HallPage(BoardPage):
                         note(title, identifier="hall-page", size=36),
                         ft.Row(blocks, vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
                         note(
-                            f"{sum(t.provisional for t in hall.tables())} table(s) provisional",
+                            f"{count_words(sum(t.provisional for t in hall.tables()), 'table')} provisional",
                             identifier="hall-provisional",
                             size=20,
                         ),
