@@ -178,6 +178,19 @@ def accepts_gzip(scope: Scope) -> bool:
     return False
 
 
+# Flutter's engine writes a viewport that forbids zooming (user-scalable=no, maximum-scale=1): a
+# player who needs larger print must be able to pinch-zoom the page (issue 8). The shell keeps the
+# viewport zoomable whenever the engine (re)writes it. Inline, as Flet's own shell scripts are (CSP).
+ZOOMABLE_VIEWPORT = "width=device-width, initial-scale=1.0"
+ZOOMABLE = (
+    "<script>(() => { const want = '" + ZOOMABLE_VIEWPORT + "';"
+    " const keep = () => { for (const m of document.querySelectorAll('meta[name=\"viewport\"]'))"
+    " { if (m.content !== want) m.content = want; } };"
+    " new MutationObserver(keep).observe(document.documentElement,"
+    " {subtree: true, childList: true, attributes: true, attributeFilter: ['content']}); keep(); })();</script>"
+)
+
+
 class FastLoad:
     """ASGI middleware: precompressed files, versioned immutable addresses, a compressed HTML shell."""
 
@@ -266,6 +279,7 @@ class FastLoad:
 
     async def _send_shell(self, start: Message, body: bytes, gzip_ok: bool, send: Any) -> None:
         text = self._bases.sub(lambda m: f"{m.group(1)}{self.prefix}", body.decode("utf-8"))
+        text = text.replace("</head>", ZOOMABLE + "</head>", 1)
         data = text.encode("utf-8")
         headers = [(k, v) for k, v in start["headers"] if k.lower() not in (b"content-length", b"etag")]
         if gzip_ok:

@@ -164,3 +164,16 @@ def test_a_winning_play_not_called_is_lost_and_play_goes_on_at_1280x800(
     page.tap("next-game")
     page.wait_text("turn", "Bob to set")
     page.close()
+
+
+def test_the_page_can_be_zoomed(chromium: Any, server: AppServer) -> None:  # noqa: F811
+    """Flutter writes user-scalable=no; the served shell keeps the viewport zoomable (issue 8)."""
+    page = open_new(chromium, server, SMALL)
+    try:
+        contents = page.page.evaluate(
+            "() => [...document.querySelectorAll('meta[name=\"viewport\"]')].map(m => m.content)"
+        )
+        assert contents, "the page has no viewport"
+        assert all("user-scalable=no" not in c and "maximum-scale" not in c for c in contents), contents
+    finally:
+        page.close()
