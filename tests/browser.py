@@ -33,7 +33,9 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 412, "height": 900}
 DESKTOP = {"width": 1280, "height": 800}
 # The table screen's sticky header: what stays on top while the rest scrolls under it.
-HEADER_IDS = frozenset({"board-count", "turn", "tiles-held", "count-breakdown"})
+HEADER_IDS = frozenset(
+    {"home", "show-sheet", "show-table", "theme", "board-count", "turn", "tiles-held", "count-breakdown"}
+)
 
 
 def free_port() -> int:
