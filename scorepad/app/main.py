@@ -178,7 +178,8 @@ def App(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live:
 
     # A snapshot's revision only grows (an undo is an entry too), so it names the state drawn.
     ft.use_effect(confirm_shown, dependencies=[id(table), revision_of(state)])
-    dark, set_dark = ft.use_state(lambda: page.platform_brightness == ft.Brightness.DARK)
+    # The value, not a function giving it: flet's use_state cannot type the function form (the state is a bool).
+    dark, set_dark = ft.use_state(page.platform_brightness == ft.Brightness.DARK)
 
     def redraw() -> None:
         set_draws(lambda r: r + 1)

@@ -116,11 +116,11 @@ def served_app(*, db_url: str | None, beyond_loopback: bool, code: str | None = 
 
     flet_app = web_app(db_url=db_url)
     _drop_framework_routes(flet_app)
-    code = JoinCode(code)
+    join_code = JoinCode(code)
     app: Any = FastLoad(flet_app, precompress([ASSETS_DIR, flet_web_dir()]))
-    app = Surface(Door(app, code, beyond_loopback=beyond_loopback))
+    app = Surface(Door(app, join_code, beyond_loopback=beyond_loopback))
     app = PageEnds(app)
-    return (LocalOnly(app) if no_cdn() else app), code
+    return (LocalOnly(app) if no_cdn() else app), join_code
 
 
 def announce(host: str, port: int, code: JoinCode | None, out: Any) -> None:

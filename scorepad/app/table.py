@@ -321,12 +321,18 @@ class Table:
         hand = self.hand
         if hand is None or hand.how not in ("out", "won") or not self.call_open():
             return None
-        tile = hand.events[-1].tile
-        if hand.how == "won":
+        played = hand.events[-1]
+        # call_open() saw a play last; a won hand names its side, a hand gone out its player.
+        if not isinstance(played, Play):
+            return None
+        tile = played.tile
+        if hand.how == "won" and hand.won_side is not None:
             return (
                 f"{self.state.side_name(hand.won_side)} reached {self.rules.target} with {tile}. Until the next"
                 " game starts the call on it can still be changed, and the game's end follows from it."
             )
+        if hand.went_out is None:
+            return None
         claim = " or claimed" if self.rules.muggins else ""
         return (
             f"{self.player(hand.went_out)} went out with {tile}. The call on it can still be changed{claim}"
@@ -341,6 +347,8 @@ class Table:
         last = hand.last_play
         assert last is not None
         played = hand.events[-1]
+        if not isinstance(played, Play):  # call_open() saw a play last
+            return None
         # records.md §4: a play without "call" was called exactly right.
         called = last.score if played.call is None else played.call
         rules = self.rules
@@ -770,10 +778,10 @@ class Table:
 
     def _replace_last_play(self, *, call: int | None, fix: bool) -> None:
         hand = self.hand
-        if hand is None or not self.call_open():
+        old = hand.events[-1] if hand is not None and hand.events else None
+        if hand is None or not self.call_open() or not isinstance(old, Play):
             self.message = "A call can only be changed before the next tile is entered."
             return
-        old = hand.events[-1]
         new = Play(tile=old.tile, at=old.at, call=call, fix=fix, by=old.by, stands=old.stands)
         if new == old:
             return

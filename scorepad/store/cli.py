@@ -42,7 +42,7 @@ class _Failure(Exception):
         self.status = status
 
 
-def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``import``, ``export`` and ``matches`` on the main parser's subcommands."""
     imp = subparsers.add_parser("import", help="store a sniff-record/1 file as a new match")
     imp.add_argument("record", metavar="RECORD.json", help="the record file")

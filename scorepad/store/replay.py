@@ -21,7 +21,7 @@ def as_event(event: Event | dict[str, Any]) -> Event:
     """An event given as an engine value or a record dict; raises ``IllegalEventError``."""
     if isinstance(event, dict):
         return event_from_dict(event)
-    if not isinstance(event, Event):  # type: ignore[arg-type, misc]
+    if not isinstance(event, Event):
         raise TypeError(f"not an event: {event!r}")
     return event
 

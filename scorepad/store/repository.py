@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Insert, Text, cast, func, insert, literal, select, update
+from sqlalchemy import CursorResult, Insert, Result, Table, Text, cast, func, insert, literal, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlmodel import Session, col
@@ -22,6 +22,13 @@ from scorepad.store.errors import StoreConflict, UnknownMatch
 from scorepad.store.faults import told
 from scorepad.store.log import Entry
 from scorepad.store.models import AuditEntry, Hand, LogEntry, Match, Player, Seat, as_utc
+from scorepad.store.tables import core_table
+
+_PLAYERS = core_table(Player)
+_MATCHES = core_table(Match)
+_HANDS = core_table(Hand)
+_LOG = core_table(LogEntry)
+_AUDIT = core_table(AuditEntry)
 
 
 @dataclass(frozen=True)
@@ -50,7 +57,18 @@ def conflicts_reported(*, saving: bool = True) -> Iterator[None]:
         yield
 
 
-def _insert_ignoring_duplicates(session: Session, table: Any) -> Insert:
+def _new_id(result: Result[Any]) -> int:
+    """The id of the row an INSERT just wrote (``Session.execute`` is declared to return any ``Result``).
+
+    Raises ``RuntimeError`` if the database gave none, which a one-row INSERT never does.
+    """
+    key = result.inserted_primary_key if isinstance(result, CursorResult) else None
+    if key is None:
+        raise RuntimeError("the database gave no id for the row just written")
+    return int(key[0])
+
+
+def _insert_ignoring_duplicates(session: Session, table: Table) -> Insert:
     if session.get_bind().dialect.name == "postgresql":
         return postgresql.insert(table).on_conflict_do_nothing()
     return sqlite.insert(table).on_conflict_do_nothing()
@@ -60,10 +78,12 @@ def ensure_players(*, session: Session, names: Sequence[str], now: datetime) -> 
     """The ids of the named players, creating those not stored yet (in seat order)."""
     wanted = list(dict.fromkeys(names))
     session.execute(
-        _insert_ignoring_duplicates(session, Player.__table__),
+        _insert_ignoring_duplicates(session, _PLAYERS),
         [{"name": name, "created_at": now} for name in wanted],
     )
-    ids = dict(session.execute(select(Player.name, Player.id).where(col(Player.name).in_(wanted))).all())
+    found = session.execute(select(col(Player.name), col(Player.id)).where(col(Player.name).in_(wanted))).all()
+    # A stored player always has its id (the primary key).
+    ids = {name: player_id for name, player_id in found if player_id is not None}
     return [ids[name] for name in names]
 
 
@@ -106,19 +126,19 @@ def match_header(*, session: Session, match_id: int) -> MatchHeader:
     """The match's fixed facts and revision. Raises ``UnknownMatch``."""
     row = session.execute(
         select(
-            Match.id,
-            Match.rules,
-            Match.options,
-            Match.created_at,
-            Match.finished_at,
-            Match.revision,
+            col(Match.id),
+            col(Match.rules),
+            col(Match.options),
+            col(Match.created_at),
+            col(Match.finished_at),
+            col(Match.revision),
         ).where(col(Match.id) == match_id, col(Match.deleted_at).is_(None))
     ).first()
     if row is None:
         raise UnknownMatch(match_id)
     players = (
         session.execute(
-            select(Player.name)
+            select(col(Player.name))
             .join(Seat, col(Seat.player_id) == col(Player.id))
             .where(col(Seat.match_id) == match_id)
             .order_by(col(Seat.seat))
@@ -140,7 +160,7 @@ def match_header(*, session: Session, match_id: int) -> MatchHeader:
 def current_revision(*, session: Session, match_id: int) -> int:
     """The match's revision (bumped by every write). Raises ``UnknownMatch``."""
     revision = session.execute(
-        select(Match.revision).where(col(Match.id) == match_id, col(Match.deleted_at).is_(None))
+        select(col(Match.revision)).where(col(Match.id) == match_id, col(Match.deleted_at).is_(None))
     ).scalar_one_or_none()
     if revision is None:
         raise UnknownMatch(match_id)
@@ -150,7 +170,14 @@ def current_revision(*, session: Session, match_id: int) -> int:
 def read_log(*, session: Session, match_id: int) -> list[Entry]:
     """Every log entry of the match, in the order they were written."""
     rows = session.execute(
-        select(Hand.number, LogEntry.seq, LogEntry.revision, LogEntry.kind, LogEntry.payload, LogEntry.device)
+        select(
+            col(Hand.number),
+            col(LogEntry.seq),
+            col(LogEntry.revision),
+            col(LogEntry.kind),
+            col(LogEntry.payload),
+            col(LogEntry.device),
+        )
         .join(Hand, col(LogEntry.hand_id) == col(Hand.id))
         .where(col(Hand.match_id) == match_id)
         .order_by(col(LogEntry.revision))
@@ -163,14 +190,13 @@ def hand_id(*, session: Session, match_id: int, number: int, now: datetime) -> i
 
     Two writers creating the same hand collide on UNIQUE(match_id, number).
     """
-    hands = Hand.__table__
+    hands = _HANDS
     found = session.execute(
         select(hands.c.id).where(hands.c.match_id == match_id, hands.c.number == number)
     ).scalar_one_or_none()
     if found is not None:
         return found
-    result = session.execute(insert(hands).values(match_id=match_id, number=number, created_at=now))
-    return result.inserted_primary_key[0]
+    return _new_id(session.execute(insert(hands).values(match_id=match_id, number=number, created_at=now)))
 
 
 def append_entry(
@@ -192,7 +218,7 @@ def append_entry(
     # Core statements on the hot path: the ORM's unit of work costs more
     # than the insert itself.
     result = session.execute(
-        insert(LogEntry.__table__).values(
+        insert(_LOG).values(
             hand_id=hand_id,
             seq=seq,
             revision=revision,
@@ -202,13 +228,13 @@ def append_entry(
             created_at=now,
         )
     )
-    return result.inserted_primary_key[0]
+    return _new_id(result)
 
 
 def append_entries(*, session: Session, rows: Sequence[dict[str, Any]]) -> None:
     """Append many log entries at once (an import); each row has every column but ``id``."""
     if rows:
-        session.execute(insert(LogEntry.__table__), list(rows))  # type: ignore[arg-type]
+        session.execute(insert(_LOG), list(rows))
 
 
 def advance_revision(
@@ -228,11 +254,12 @@ def advance_revision(
     values: dict[str, Any] = {"revision": to, "status": summary["status"], "summary": summary}
     if finished_at is not None:
         values["finished_at"] = finished_at
-    matches = Match.__table__
+    matches = _MATCHES
     result = session.execute(
         update(matches).where(matches.c.id == match_id, matches.c.revision == expected).values(**values)
     )
-    if result.rowcount != 1:  # type: ignore[attr-defined]
+    # An UPDATE's result is a CursorResult (Session.execute is declared to return any Result).
+    if not isinstance(result, CursorResult) or result.rowcount != 1:
         raise StoreConflict()
 
 
@@ -250,7 +277,7 @@ def add_audit(
 ) -> None:
     """Record who did what to the match, and when."""
     session.execute(
-        insert(AuditEntry.__table__).values(
+        insert(_AUDIT).values(
             match_id=match_id,
             event_id=event_id,
             action=action,
@@ -279,7 +306,7 @@ def listing_caches(*, session: Session) -> list[tuple[int, dict[str, Any]]]:
     ``json.loads``: for 10,000 matches a third of the time of decoding them
     row by row (the listing target is 100 ms).
     """
-    table = Match.__table__
+    table = _MATCHES
     summary = cast(table.c.summary, Text)
     if session.get_bind().dialect.name == "postgresql":
         order = table.c.id.desc()
