@@ -169,5 +169,6 @@ class AuditEntry(StoreModel, table=True):
     at: datetime = _when()
     device: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
+
 # The tournament's tables share this metadata, so Alembic sees them (migration 0003).
 from scorepad.store import tournament_models as _tournament_models  # noqa: E402, F401

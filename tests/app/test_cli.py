@@ -30,7 +30,10 @@ def test_web_serves_the_page_offline_and_prints_the_address(tmp_path: Path) -> N
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "FLET_WEB_NO_CDN")}
     process = subprocess.Popen(
         [sys.executable, "-m", "scorepad.app", "web", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'c.db'}"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
         assert process.stdout is not None
