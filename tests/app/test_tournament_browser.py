@@ -163,7 +163,7 @@ def test_a_small_event_from_sign_in_to_round_two(
     pages["hall"] = hall
     hall.open(f"{base}/hall", ready="hall-title")
     hall.wait_contains("hall-title", "round 1 of 2")
-    hall.wait_text("hall-provisional", "0 table(s) provisional")
+    hall.wait_text("hall-provisional", "0 tables provisional")
 
     watcher = TablePage(chromium, app.url, viewport=PHONE)
     pages["watcher"] = watcher
@@ -196,7 +196,7 @@ def test_a_small_event_from_sign_in_to_round_two(
     # The next hand waits for the opposing side: its button is refused by the server until then.
     table.wait_for("confirm-hand")
     table.wait_contains("provisional", "provisional until")
-    hall.wait_text("hall-provisional", "1 table(s) provisional")
+    hall.wait_text("hall-provisional", "1 table provisional")
     # The spectator follows tile by tile, a second behind: the whole hand and its scores.
     setter = re.match(r"Table 1: (\w+) v", director.text("table-1"))
     assert setter is not None
@@ -221,7 +221,7 @@ def test_a_small_event_from_sign_in_to_round_two(
         except Exception:
             if attempt == 2:
                 raise
-    hall.wait_text("hall-provisional", "0 table(s) provisional", timeout=20)
+    hall.wait_text("hall-provisional", "0 tables provisional", timeout=20)
     hall_delay = time.monotonic() - tapped[0]
     shoot(hall, "tournament-hall.png")
     print(f"hall updated {hall_delay * 1000:.0f} ms after the confirmation tap")
