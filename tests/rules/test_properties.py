@@ -83,7 +83,6 @@ class TestRandomHands:
             assert sum(hand.tiles_held) + hand.boneyard + len(hand.layout.placements) == match.rules.set_size
             assert hand.tiles_held == [len(h) for h in table.hands]
             assert hand.boneyard == len(table.boneyard)
-            assert hand.boneyard >= min(match.rules.protected, hand.boneyard)
             if hand.how == "in-progress":
                 assert hand.boneyard >= match.rules.protected
             assert len({p.tile for p in hand.layout.placements}) == len(hand.layout.placements)
