@@ -14,6 +14,37 @@ from scorepad.rules.narrate import hand_lines, scores_line
 
 EXIT_ILLEGAL = 1
 EXIT_UNREADABLE = 2
+
+
+class RecordFileError(Exception):
+    """A record file that cannot be replayed: ``message`` is its one line, ``status`` the exit status."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def replay_file(path: str) -> MatchState:
+    """Read and replay the record at ``path`` (for ``referee`` and ``analyse``).
+
+    Raises RecordFileError with the contract's status: 2 for a file that is
+    unreadable or not a sniff-record/1, 1 for a record the rules refuse.
+    """
+    try:
+        text = read_record_file(path)
+    except OSError as err:
+        raise RecordFileError(f"cannot read {path}: {err.strerror or err}", EXIT_UNREADABLE) from None
+    except RecordFormatError as err:
+        raise RecordFileError(f"{path}: {err}", EXIT_UNREADABLE) from None
+    try:
+        return replay(load_record(text))
+    except RecordFormatError as err:
+        raise RecordFileError(f"{path}: {err}", EXIT_UNREADABLE) from None
+    except IllegalRecordError as err:
+        raise RecordFileError(str(err), EXIT_ILLEGAL) from None
+
+
 # A record of a whole evening is a few hundred kilobytes; anything past this is not a record.
 MAX_RECORD_BYTES = 4 * 1024 * 1024
 _CHUNK = 64 * 1024
@@ -44,17 +75,9 @@ def run_referee(path: str, *, as_json: bool) -> int:
     refuse it; the one-line reason goes to stderr and nothing to stdout.
     """
     try:
-        text = read_record_file(path)
-    except OSError as err:
-        return _fail(f"cannot read {path}: {err.strerror or err}", EXIT_UNREADABLE)
-    except RecordFormatError as err:
-        return _fail(f"{path}: {err}", EXIT_UNREADABLE)
-    try:
-        match = replay(load_record(text))
-    except RecordFormatError as err:
-        return _fail(f"{path}: {err}", EXIT_UNREADABLE)
-    except IllegalRecordError as err:
-        return _fail(str(err), EXIT_ILLEGAL)
+        match = replay_file(path)
+    except RecordFileError as err:
+        return _fail(err.message, err.status)
     if as_json:
         sys.stdout.write(json.dumps(report(match)) + "\n")
     else:

@@ -13,25 +13,16 @@ import sys
 from scorepad.analysis.analyse import analyse_match
 from scorepad.analysis.narrate import hand_lines, summary
 from scorepad.printable import printable
-from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE, read_record_file
-from scorepad.rules import IllegalRecordError, RecordFormatError, load_record, replay
+from scorepad.referee import RecordFileError, replay_file
 from scorepad.rules.narrate import scores_line
 
 
 def run_analyse(path: str, *, as_json: bool) -> int:
     """Analyse the record at ``path`` and print it; return the exit status."""
     try:
-        text = read_record_file(path)
-    except OSError as err:
-        return _fail(f"cannot read {path}: {err.strerror or err}", EXIT_UNREADABLE)
-    except RecordFormatError as err:
-        return _fail(f"{path}: {err}", EXIT_UNREADABLE)
-    try:
-        match = replay(load_record(text))
-    except RecordFormatError as err:
-        return _fail(f"{path}: {err}", EXIT_UNREADABLE)
-    except IllegalRecordError as err:
-        return _fail(str(err), EXIT_ILLEGAL)
+        match = replay_file(path)
+    except RecordFileError as err:
+        return _fail(err.message, err.status)
     analysis = analyse_match(match)
     if as_json:
         out = analysis.to_dict()
