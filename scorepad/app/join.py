@@ -137,28 +137,36 @@ def print_qr(url: str, out: TextIO) -> None:
 
 
 @dataclass
-class _Attempts:
-    """Wrong codes in the sliding window: per client address and in all."""
+class SlidingLimit:
+    """Events (wrong codes, creations) in a sliding window: at most ``per_client`` per address, ``in_all`` in all.
 
+    Kept in this process's memory: with ``--workers N`` each process keeps its own.
+    """
+
+    per_client: int = MAX_WRONG_PER_CLIENT
+    in_all_max: int = MAX_WRONG_IN_ALL
+    window: float = WINDOW_SECONDS
     by_client: dict[str, deque[float]] = field(default_factory=dict)
     in_all: deque[float] = field(default_factory=deque)
 
     def wait_seconds(self, client: str, now: float) -> float:
-        """How long ``client`` must wait before trying a code (0: it may try now)."""
+        """How long ``client`` must wait before the next one (0: it may go now)."""
         self._forget(now)
         mine = self.by_client.get(client, deque())
         waits = []
-        if len(mine) >= MAX_WRONG_PER_CLIENT:
-            waits.append(mine[0] + WINDOW_SECONDS - now)
-        if len(self.in_all) >= MAX_WRONG_IN_ALL:
-            waits.append(self.in_all[0] + WINDOW_SECONDS - now)
+        if len(mine) >= self.per_client:
+            waits.append(mine[0] + self.window - now)
+        if len(self.in_all) >= self.in_all_max:
+            waits.append(self.in_all[0] + self.window - now)
         return max([0.0, *waits])
 
-    def wrong(self, client: str, now: float) -> None:
+    def count(self, client: str, now: float) -> None:
+        """Count one from ``client`` at ``now``."""
         self.by_client.setdefault(client, deque()).append(now)
         self.in_all.append(now)
 
     def forgive(self, client: str) -> None:
+        """Take back the last one counted for ``client``."""
         mine = self.by_client.get(client)
         if mine:
             mine.pop()
@@ -166,7 +174,7 @@ class _Attempts:
                 self.in_all.pop()
 
     def _forget(self, now: float) -> None:
-        cutoff = now - WINDOW_SECONDS
+        cutoff = now - self.window
         while self.in_all and self.in_all[0] < cutoff:
             self.in_all.popleft()
         for client in list(self.by_client):
@@ -198,7 +206,7 @@ class JoinCode:
             hash_len=32,
             type=Type.ID,
         )
-        self._attempts = _Attempts()
+        self._attempts = SlidingLimit()
         self.code_for_printing = plain
 
     def verify(self, code: str) -> bool:
@@ -214,7 +222,7 @@ class JoinCode:
 
     def wrong(self, client: str) -> None:
         """Count a wrong code from ``client``."""
-        self._attempts.wrong(client, time.monotonic())
+        self._attempts.count(client, time.monotonic())
 
     def forgive(self, client: str) -> None:
         """Take back the last try counted for ``client`` (it was the right code)."""

@@ -223,7 +223,8 @@ def App(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live:
     elif pad.screen == HISTORY:
         body = history_screen(pad, act, header)
     else:
-        body = home_screen(pad, act, header)
+        # The tournament's pages are served to browsers only (a desktop window has no address bar).
+        body = home_screen(pad, act, header, events=bool(page.web))
     if pad.screen == TABLE and pad.table is not None:
         # The table scrolls inside itself below a header that stays put.
         framed = ft.Container(content=body, padding=ft.Padding.symmetric(horizontal=PAGE_PAD, vertical=4), expand=True)

@@ -14,12 +14,17 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from scorepad.app.join import SlidingLimit
+from scorepad.app.state import NewMatchForm
+from scorepad.rules import PRESETS, SniffError, make_ruleset
 from scorepad.store import StoreError
 from scorepad.tournament import TournamentService
+from scorepad.tournament.access import PASSWORD_MIN
 from scorepad.tournament.errors import TournamentError
+from scorepad.tournament.service import KINDS, PAIRINGS, ROUND_ROBIN_MAX, UNITS
 
 # The store's writes a table device makes (Table calls them); each is checked first.
 GUARDED_WRITES = frozenset({"append", "settle", "undo", "redo", "start_hand", "amend", "finish", "rename"})
@@ -550,3 +555,205 @@ class Watch:
         scores = ", ".join(f"{state.side_name(side)} {score}" for side, score in enumerate(state.scores))
         out.append(f"Scores: {scores}")
         return out
+
+
+# -- creating an event from the web (``/event/new``) -------------------------------------
+
+# Events one client address may create within CREATE_WINDOW seconds, and all addresses
+# together, in one server process: each costs rows and an argon2 hash.
+CREATE_PER_ADDRESS = 5
+CREATE_IN_ALL = 50
+CREATE_WINDOW = 600.0
+_creations = SlidingLimit(per_client=CREATE_PER_ADDRESS, in_all_max=CREATE_IN_ALL, window=CREATE_WINDOW)
+# The text fields of the form (what the page may set by name).
+EVENT_TEXT_FIELDS = frozenset({"name", "rounds", "per_round", "bye_points", "password", "again"})
+
+
+def is_new_event_route(route: str | None) -> bool:
+    """Whether ``route`` is the page that creates an event, ``/event/new`` (a query string aside)."""
+    return (route or "").split("?", 1)[0].strip("/") == "event/new"
+
+
+def kind_words(kind: str) -> str:
+    """A kind of event as its button says it, from the service's table sizes: "Singles (2 a table)"."""
+    return f"{kind.capitalize()} ({KINDS[kind]} a table)"
+
+
+def pairing_words(pairing: str) -> str:
+    """A pairing method as its button says it: "Round robin"."""
+    return pairing.replace("-", " ").capitalize()
+
+
+def whole_number(text: str, what: str) -> int:
+    """``text`` as a whole number; raises ``TournamentError`` naming ``what`` when it is not one."""
+    text = (text or "").strip()
+    # ASCII digits only ('²'.isdigit() is true), and short: the service checks the range.
+    if not (text.isascii() and text.isdigit() and len(text) <= 6):
+        raise TournamentError(f"type {what} as a whole number, such as 3")
+    return int(text)
+
+
+@dataclass
+class EventForm:
+    """What a director types and chooses for a new event (text as typed; read when Create is tapped).
+
+    ``match`` holds the rule preset and its options, as the New match screen
+    does; its ``players`` follows the kind's table size.
+    """
+
+    name: str = ""
+    match: NewMatchForm = field(default_factory=NewMatchForm)
+    kind: str = "singles"
+    rounds: str = "3"
+    unit: str = "games"
+    per_round: str = "1"
+    pairing: str = "auto"
+    bye_points: str = ""
+    password: str = ""
+    again: str = ""
+
+
+class Creation:
+    """The page that creates an event: the form, and on success the event's id and the director's token.
+
+    Anyone who can open the score-pad may create an event (this computer, or
+    a phone that has given the join code at the door); an event's powers are
+    behind its own director password, so a new event gives none over
+    another. ``limit`` holds one address to ``CREATE_PER_ADDRESS`` creations
+    in ``CREATE_WINDOW`` seconds (per server process).
+    """
+
+    def __init__(
+        self,
+        service: TournamentService,
+        *,
+        source: str = "web",
+        limit: SlidingLimit | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.service = service
+        self.source = source
+        self.limit = limit if limit is not None else _creations
+        self.clock = clock
+        self.form = EventForm()
+        self.message: str | None = None
+        self.event_id: int | None = None
+        self.token: str | None = None
+        self.choose_kind(self.form.kind)
+
+    # -- the choices, from the engine and the tournament service -------------------
+
+    def presets(self) -> list[str]:
+        """The rule presets, from the engine's registry."""
+        return list(PRESETS)
+
+    def kinds(self) -> list[str]:
+        """The kinds of event the tournament service runs."""
+        return list(KINDS)
+
+    def units(self) -> list[str]:
+        """What a round is counted in."""
+        return list(UNITS)
+
+    def pairings(self) -> list[str]:
+        """The pairing methods the tournament service offers."""
+        return list(PAIRINGS)
+
+    def choose_rules(self, name: str) -> None:
+        """Pick the rule preset."""
+        if name in PRESETS:
+            self.form.match.rules = name
+
+    def choose_kind(self, kind: str) -> None:
+        """Pick the kind; the rules are then checked for its table size (a partnership event plays partners)."""
+        if kind in KINDS:
+            self.form.kind = kind
+            self.form.match.players = KINDS[kind]
+            self.form.match.partners = True if kind == "partners" else None
+
+    def choose_unit(self, unit: str) -> None:
+        """Count a round in games or in hands."""
+        if unit in UNITS:
+            self.form.unit = unit
+
+    def choose_pairing(self, pairing: str) -> None:
+        """Pick the pairing method."""
+        if pairing in PAIRINGS:
+            self.form.pairing = pairing
+
+    def enter(self, name: str, text: str) -> None:
+        """Keep what was typed in the text field ``name`` (one of ``EVENT_TEXT_FIELDS``)."""
+        if name in EVENT_TEXT_FIELDS:
+            setattr(self.form, name, text or "")
+
+    # -- words -----------------------------------------------------------------------
+
+    def summary(self) -> str:
+        """The rules these choices give at one table, in the engine's words (or why they cannot go together)."""
+        match = self.form.match
+        try:
+            return make_ruleset(match.rules, match.players, match.options()).describe()
+        except SniffError as err:
+            return str(err)
+
+    def pairing_help(self) -> str:
+        """What the pairing choices mean, in one line."""
+        return (
+            f"Auto: a round robin for 2 to {ROUND_ROBIN_MAX} entrants when the rounds fit one cycle, "
+            "Swiss otherwise; tables of three are seated by score bands."
+        )
+
+    def password_words(self) -> str:
+        """The password's heading, with the service's rule."""
+        return f"The director's password ({PASSWORD_MIN} characters or more)"
+
+    # -- creating ----------------------------------------------------------------------
+
+    def create(self) -> bool:
+        """Create the event and sign its director in; False with one sentence in ``message``, nothing created.
+
+        The service checks everything it stores (name, kind, rounds, rules and
+        options by the engine, the password's rule) and keeps the password
+        only as its argon2 hash.
+        """
+        self.message = None
+        form = self.form
+        try:
+            wait = self.limit.wait_seconds(self.source, self.clock())
+            if wait > 0:
+                raise TournamentError(f"too many events created from here; try again in {int(wait) + 1} s")
+            rounds = whole_number(form.rounds, "the number of rounds")
+            per_round = whole_number(form.per_round, f"the {form.unit} a round")
+            bye = whole_number(form.bye_points, "a bye's points") if form.bye_points.strip() else None
+            if form.password != form.again:
+                raise TournamentError("the two passwords differ: type the same one twice")
+            event_id = self.service.create_event(
+                name=form.name,
+                password=form.password,
+                rounds=rounds,
+                rules=form.match.rules,
+                options=form.match.options(),
+                kind=form.kind,
+                unit=form.unit,
+                per_round=per_round,
+                pairing=form.pairing,
+                bye_points=bye,
+            )
+            self.limit.count(self.source, self.clock())
+            self.token = self.service.login_director(event_id, form.password, source=self.source)
+        except TournamentError as err:
+            self.message = words_of(err)
+            return False
+        self.event_id = event_id
+        form.password = form.again = ""
+        return True
+
+    def desk(self) -> Desk:
+        """The new event's director's desk, already signed in (after ``create``)."""
+        if self.event_id is None or self.token is None:
+            raise TournamentError("no event has been created on this page")
+        desk = Desk(self.service, self.event_id, source=self.source)
+        desk.token = self.token
+        desk.load()
+        desk.message = "Event created: register the players, then pair round 1."
+        return desk

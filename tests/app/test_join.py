@@ -7,7 +7,7 @@ import pytest
 
 from scorepad.app import join
 from scorepad.app.components.join_panel import join_panel, join_words
-from scorepad.app.join import JoinCode, JoinLink, _Attempts, _safe_next, is_loopback, is_wildcard, qr_png, qr_svg
+from scorepad.app.join import JoinCode, JoinLink, SlidingLimit, _safe_next, is_loopback, is_wildcard, qr_png, qr_svg
 
 
 def test_the_code_is_kept_hashed_and_verified() -> None:
@@ -32,16 +32,16 @@ def test_tokens_are_random_and_only_ours_admit() -> None:
 
 
 def test_wrong_codes_wait_per_client_and_in_all() -> None:
-    attempts = _Attempts()
+    attempts = SlidingLimit()
     for i in range(join.MAX_WRONG_PER_CLIENT):
         assert attempts.wait_seconds("a", now=100.0 + i) == 0
-        attempts.wrong("a", now=100.0 + i)
+        attempts.count("a", now=100.0 + i)
     assert attempts.wait_seconds("a", now=110.0) == pytest.approx(100.0 + join.WINDOW_SECONDS - 110.0)
     assert attempts.wait_seconds("b", now=110.0) == 0, "another phone is not held up by one guesser"
     assert attempts.wait_seconds("a", now=100.0 + join.WINDOW_SECONDS + 5) == 0, "the window slides"
-    many = _Attempts()
+    many = SlidingLimit()
     for i in range(join.MAX_WRONG_IN_ALL):
-        many.wrong(f"client-{i}", now=200.0)
+        many.count(f"client-{i}", now=200.0)
     assert many.wait_seconds("fresh", now=201.0) > 0, "guessing from many addresses is held up too"
 
 

@@ -15,14 +15,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import MetaData, select
 
 from scorepad.app.table import Table
+from scorepad.app.join import SlidingLimit
 from scorepad.app.tournament import (
+    Creation,
     Desk,
     GuardedStore,
     Hall,
     TableDevice,
     Watch,
+    is_new_event_route,
     parse_event_route,
     query_value,
 )
@@ -30,6 +34,7 @@ from scorepad.simulate import simulate
 from scorepad.store import Store, StoreError, open_store
 from scorepad.tournament import TournamentService
 from scorepad.tournament.errors import AccessDenied, TooManyAttempts, TournamentError
+from scorepad.tournament.service import KINDS, PAIRINGS
 
 # The store tests' PostgreSQL fixtures (a fresh schema per test), as tests/tournament uses them.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -246,3 +251,101 @@ def test_guarded_store_turns_a_refusal_into_one_sentence() -> None:
     assert guarded.load(2) == "read"
     with pytest.raises(StoreError, match=r"^Table 1 may only change its own match\.$"):
         guarded.append(2, {}, device="d")
+
+
+def every_row(store: Store) -> dict[str, list[str]]:
+    """Every row of every table of the store's database, as text, by table."""
+    meta = MetaData()
+    meta.reflect(store.engine)
+    with store.engine.connect() as conn:
+        return {t.name: [" ".join(str(v) for v in row) for row in conn.execute(select(t))] for t in meta.sorted_tables}
+
+
+def filled(creation: Creation, **typed: str) -> Creation:
+    """The creation form with a valid event typed in, then ``typed`` over it."""
+    for name, text in {"name": "Club night", "password": PASSWORD, "again": PASSWORD, **typed}.items():
+        creation.enter(name, text)
+    return creation
+
+
+def test_the_new_event_form_refuses_bad_input_with_one_sentence_and_creates_nothing(store: Store) -> None:
+    service = TournamentService(store)
+    creation = Creation(service, source="phone", limit=SlidingLimit(per_client=5, in_all_max=50, window=600))
+    assert is_new_event_route("/event/new") and not is_new_event_route("/event/new/x")
+    assert parse_event_route("/event/new") is None
+    # The choices come from the engine's presets and the tournament service, not from the page.
+    assert creation.kinds() == list(KINDS) and creation.pairings() == list(PAIRINGS)
+    refusals = {
+        "no name": ({"name": "  "}, "name of 1 to 80"),
+        "rounds not a number": ({"rounds": "three"}, "number of rounds as a whole number"),
+        "rounds a superscript": ({"rounds": "²"}, "whole number"),
+        "no rounds": ({"rounds": "0"}, "1 to 50 rounds"),
+        "games a round": ({"per_round": "-1"}, "games a round as a whole number"),
+        "bye points": ({"bye_points": "2.5"}, "bye's points as a whole number"),
+        "passwords differ": ({"again": PASSWORD + "!"}, "passwords differ"),
+        "short password": ({"password": "short", "again": "short"}, "at least 8 characters"),
+        "target": ({}, "'target' must be a positive whole number"),
+    }
+    for case, (typed, words) in refusals.items():
+        form = filled(creation, **{"name": "Club night", "rounds": "3", "per_round": "1", "bye_points": ""})
+        form.form.match.target = "lots" if case == "target" else ""
+        filled(creation, **typed)
+        assert not creation.create(), case
+        message = creation.message or ""
+        assert words in message, (case, message)
+        assert message[0].isupper() and message.endswith(".") and "\n" not in message, message
+        assert creation.event_id is None and creation.token is None
+    # Threes are not a round robin: the service's own rule, said by the page.
+    filled(creation, rounds="3", again=PASSWORD, password=PASSWORD)
+    creation.form.match.target = ""
+    creation.choose_kind("threes")
+    creation.choose_pairing("round-robin")
+    assert not creation.create()
+    assert "round robin" in (creation.message or "")
+    assert every_row(store)["tournament_events"] == [], "a refused form created an event"
+    # Choices outside the service's lists are ignored, not stored.
+    creation.choose_kind("fives")
+    creation.choose_pairing("knockout")
+    creation.choose_rules("cribbage")
+    assert (creation.form.kind, creation.form.pairing, creation.form.match.rules) == ("threes", "round-robin", "smartt")
+
+
+def test_the_new_event_form_creates_the_event_and_signs_the_director_in(store: Store) -> None:
+    service = TournamentService(store)
+    limit = SlidingLimit(per_client=2, in_all_max=50, window=600)
+    clock = [1000.0]
+    creation = Creation(service, source="phone", limit=limit, clock=lambda: clock[0])
+    filled(creation, rounds="4", per_round="2", bye_points="3")
+    creation.choose_rules("american")
+    creation.choose_kind("partners")
+    creation.choose_unit("hands")
+    creation.choose_pairing("swiss")
+    creation.form.match.target = "150"
+    assert "partners" in creation.summary()
+    assert creation.create(), creation.message
+    assert creation.form.password == creation.form.again == "", "the password is not kept on the page"
+    info = service.event_info(None, creation.event_id)
+    assert (info["name"], info["rules"], info["kind"], info["rounds"], info["unit"], info["per_round"]) == (
+        "Club night",
+        "american",
+        "partners",
+        4,
+        "hands",
+        2,
+    )
+    assert info["options"]["target"] == 150 and info["options"]["partners"] is True
+    desk = creation.desk()
+    assert desk.signed_in and desk.title() == "Club night: no round paired yet"
+    assert desk.register("Ann & Bob"), desk.message  # the token is the director's: a director's write works
+    # Stored only as its argon2 hash.
+    dump = repr(every_row(store))
+    assert "$argon2id$" in dump and PASSWORD not in dump
+    # A second creation from the address, then the limit holds it; another address is not held.
+    second = filled(Creation(service, source="phone", limit=limit, clock=lambda: clock[0]))
+    assert second.create(), second.message
+    third = filled(Creation(service, source="phone", limit=limit, clock=lambda: clock[0]))
+    assert not third.create()
+    assert "too many events created from here" in (third.message or "").lower()
+    assert filled(Creation(service, source="laptop", limit=limit, clock=lambda: clock[0])).create()
+    clock[0] += 601
+    assert third.create(), "the window slides"

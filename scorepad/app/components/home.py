@@ -10,15 +10,15 @@ from scorepad.app.components.common import TOUCH, button, card, heading, ident, 
 from scorepad.app.components.dispute import dispute_button, record_file_button
 from scorepad.app.components.table_screen import message_bar
 from scorepad.app.matchbook import ARCHIVE, DELETE, line_words
-from scorepad.app.state import ScorePad
+from scorepad.app.state import NewMatchForm, ScorePad
 from scorepad.rules.first_setter import METHOD_WORDS
 from scorepad.rules.presets import PRESETS, Topic, find_preset
 
 Act = Callable[..., Callable[[], None]]
 
 
-def home_screen(pad: ScorePad, act: Act, header: ft.Control) -> ft.Control:
-    """New match, resume this device's last match, and history."""
+def home_screen(pad: ScorePad, act: Act, header: ft.Control, *, events: bool = False) -> ft.Control:
+    """New match, resume this device's last match, and history; with ``events``, New event (web only)."""
     latest = pad.book.resumable()
     resume_words = f"Resume: {line_words(latest)}" if latest else "Nothing to resume on this device yet"
     return ft.Column(
@@ -43,8 +43,18 @@ def home_screen(pad: ScorePad, act: Act, header: ft.Control) -> ft.Control:
                 note(resume_words, identifier="resume-words", size=13),
                 button("history", "History", act(pad.show_history), icon=ft.Icons.HISTORY, kind="outlined"),
             ),
+            _events_card() if events else ft.Container(),
         ],
         spacing=12,
+    )
+
+
+def _events_card() -> ft.Control:
+    """A tournament: the link to the page that creates an event (a page of its own, ``/event/new``)."""
+    return card(
+        heading("A tournament", size=20),
+        ft.Text("Run a day of Sniff: pairings, a phone at each table, a hall screen, standings.", size=14),
+        button("new-event", "New event", lambda: None, icon=ft.Icons.EMOJI_EVENTS, kind="outlined", url="/event/new"),
     )
 
 
@@ -129,17 +139,7 @@ def new_match_screen(
 ) -> ft.Control:
     """Rules, players and names, who sets first, options; Start works at once with the defaults."""
     form = pad.form
-    rules_row = wrap_row(
-        [
-            button(
-                f"rules-{name}",
-                preset.short,
-                act(pad.choose_rules, name),
-                kind="filled" if form.rules == name else "outlined",
-            )
-            for name, preset in PRESETS.items()
-        ]
-    )
+    rules_row = preset_buttons(form.rules, act, pad.choose_rules)
     players_row = wrap_row(
         [
             button(
@@ -175,47 +175,7 @@ def new_match_screen(
             for seat in range(form.players)
         ]
     )
-    options: list[ft.Control] = [
-        ident(
-            "target",
-            ft.TextField(
-                label="Target (blank: the preset's)",
-                value=form.target,
-                width=230,
-                keyboard_type=ft.KeyboardType.NUMBER,
-                on_change=lambda e: on_target(e.control.value or ""),
-            ),
-        ),
-        ident(
-            "muggins",
-            ft.Switch(
-                label="Muggins",
-                value=form.muggins,
-                on_change=lambda e: act(setattr, form, "muggins", bool(e.control.value))(),
-            ),
-        ),
-        ident(
-            "double-nine",
-            ft.Switch(
-                label="Double-nine set",
-                value=form.double_nine,
-                on_change=lambda e: act(setattr, form, "double_nine", bool(e.control.value))(),
-            ),
-        ),
-    ]
-    if form.players == 4:
-        partners = form.partners if form.partners is not None else find_preset(form.rules).partners_default
-        seated = form.seated()
-        options.append(
-            ident(
-                "partners",
-                ft.Switch(
-                    label=f"Partners ({seated[0]} & {seated[2]} against {seated[1]} & {seated[3]})",
-                    value=partners,
-                    on_change=lambda e: act(setattr, form, "partners", bool(e.control.value))(),
-                ),
-            )
-        )
+    options = option_controls(form, act, on_target)
     return ft.Column(
         [
             header,
@@ -247,6 +207,68 @@ def new_match_screen(
         ],
         spacing=12,
     )
+
+
+def preset_buttons(chosen: str, act: Act, choose: Callable[[str], None]) -> ft.Row:
+    """One button per rule preset of the engine's registry; ``chosen`` is filled."""
+    return wrap_row(
+        [
+            button(f"rules-{name}", preset.short, act(choose, name), kind="filled" if chosen == name else "outlined")
+            for name, preset in PRESETS.items()
+        ]
+    )
+
+
+def option_controls(
+    form: NewMatchForm, act: Act, on_target: Callable[[str], None], *, partners_switch: bool = True
+) -> list[ft.Control]:
+    """The preset's options as controls (target, muggins, double-nine, and partners for four players).
+
+    Shared by the New match screen and the page that creates an event
+    (which leaves out the partners switch: there the event's kind decides).
+    """
+    options: list[ft.Control] = [
+        ident(
+            "target",
+            ft.TextField(
+                label="Target (blank: the preset's)",
+                value=form.target,
+                width=230,
+                keyboard_type=ft.KeyboardType.NUMBER,
+                on_change=lambda e: on_target(e.control.value or ""),
+            ),
+        ),
+        ident(
+            "muggins",
+            ft.Switch(
+                label="Muggins",
+                value=form.muggins,
+                on_change=lambda e: act(setattr, form, "muggins", bool(e.control.value))(),
+            ),
+        ),
+        ident(
+            "double-nine",
+            ft.Switch(
+                label="Double-nine set",
+                value=form.double_nine,
+                on_change=lambda e: act(setattr, form, "double_nine", bool(e.control.value))(),
+            ),
+        ),
+    ]
+    if partners_switch and form.players == 4:
+        partners = form.partners if form.partners is not None else find_preset(form.rules).partners_default
+        seated = form.seated()
+        options.append(
+            ident(
+                "partners",
+                ft.Switch(
+                    label=f"Partners ({seated[0]} & {seated[2]} against {seated[1]} & {seated[3]})",
+                    value=partners,
+                    on_change=lambda e: act(setattr, form, "partners", bool(e.control.value))(),
+                ),
+            )
+        )
+    return options
 
 
 def _first_setter_words(rules: str) -> str:

@@ -22,14 +22,19 @@ from typing import Any
 
 import flet as ft
 
-from scorepad.app.components.common import button, heading, ident, note
+from scorepad.app.components.common import button, heading, ident, note, wrap_row
+from scorepad.app.components.home import option_controls, preset_buttons
 from scorepad.app.tournament import (
     HALL_SECONDS,
     Board,
+    Creation,
     Desk,
     Hall,
     TableDevice,
     Watch,
+    is_new_event_route,
+    kind_words,
+    pairing_words,
     parse_event_route,
     query_value,
     service_for,
@@ -46,8 +51,8 @@ DUE_MARGIN = 0.05
 
 
 def is_event_route(route: str | None) -> bool:
-    """Whether a page's route is one of the tournament's."""
-    return parse_event_route(route or "") is not None
+    """Whether a page's route is one of the tournament's (``/event/new`` included)."""
+    return parse_event_route(route or "") is not None or is_new_event_route(route)
 
 
 def event_page(page: ft.Page, store: Any, *, on_gone: Callable[[], None] | None = None) -> None:
@@ -70,8 +75,25 @@ def event_page(page: ft.Page, store: Any, *, on_gone: Callable[[], None] | None 
         page.on_close = closed
 
 
+def keep_on_close(page: ft.Page, before: Any) -> None:
+    """Have ``page.on_close`` also call ``before`` (the handler it had), after the one it has now."""
+    now: Any = page.on_close
+
+    def closed(e: Any) -> None:
+        if now is not None:
+            now(e)
+        if before is not None:
+            before(e)
+
+    page.on_close = closed
+
+
 def _draw_event_page(page: ft.Page, store: Any) -> None:
     route = page.route or ""
+    if is_new_event_route(route):
+        page.title = "Sniff tournament"
+        CreatePage(page, Creation(service_for(store), source=page.client_ip or "web"), store).draw()
+        return
     parsed = parse_event_route(route)
     assert parsed is not None
     event_id, screen, table = parsed
@@ -384,14 +406,9 @@ class TablePage:
                 live.stop()
 
         before: Any = self.page.on_close
-
-        def closed(e: Any) -> None:
-            gone(e)
-            if before is not None:
-                before(e)
-
+        self.page.on_close = gone
+        keep_on_close(self.page, before)
         self.page.on_disconnect = gone
-        self.page.on_close = closed
         self.page.on_connect = lambda _e: live.back()
         self.page.on_resize = lambda _e: self._draw_table()
 
@@ -581,3 +598,111 @@ class WatchPage:
             )
         ]
         self.page.update()
+
+
+class CreatePage:
+    """``/event/new``: a director creates an event, then lands on its director's page, signed in.
+
+    Phone first: one column that scrolls, every field labelled, 48 px buttons.
+    The text fields keep what is typed in the view-model without a redraw (a
+    redraw would take the focus away); a choice or Create redraws.
+    """
+
+    def __init__(self, page: ft.Page, creation: Creation, store: Any) -> None:
+        self.page = page
+        self.creation = creation
+        self.store = store
+        self.director: DirectorPage | None = None  # once the event is created
+
+    def _act(self, fn: Callable[..., Any], *args: Any) -> Callable[[], None]:
+        def handler() -> None:
+            try:
+                fn(*args)
+            except Exception as err:  # never a traceback on the page
+                log.exception("a tap on the new event's page failed")
+                self.creation.message = words_of(err)
+            self.draw()
+
+        return handler
+
+    def _text(
+        self, key: str, label: str, *, width: int = 300, password: bool = False, number: bool = False
+    ) -> ft.Control:
+        def changed(e: Any) -> None:
+            self.creation.enter(key, e.control.value or "")
+
+        return ident(
+            key.replace("_", "-"),
+            ft.TextField(
+                label=label,
+                value=getattr(self.creation.form, key),
+                width=width,
+                password=password,
+                can_reveal_password=password,
+                keyboard_type=ft.KeyboardType.NUMBER if number else ft.KeyboardType.TEXT,
+                on_change=changed,
+            ),
+        )
+
+    def _choices(self, prefix: str, options: list[str], chosen: str, words: Callable[[str], str], pick: Any) -> ft.Row:
+        return wrap_row(
+            [
+                button(
+                    f"{prefix}-{option}",
+                    words(option),
+                    self._act(pick, option),
+                    kind="filled" if option == chosen else "outlined",
+                    expand=False,
+                )
+                for option in options
+            ]
+        )
+
+    def _target(self, text: str) -> None:
+        self.creation.form.match.target = text
+
+    def draw(self) -> None:
+        """Draw the form as the view-model stands (the director's page once the event is created)."""
+        if self.director is not None:
+            self.director.draw()
+            return
+        c, form = self.creation, self.creation.form
+        unit = form.unit
+        body: list[ft.Control | None] = [
+            heading("A new event", size=20),
+            _message(c.message),
+            self._text("name", "Event name"),
+            heading("Rules"),
+            preset_buttons(form.match.rules, self._act, c.choose_rules),
+            wrap_row(option_controls(form.match, self._act, self._target, partners_switch=False)),
+            note(c.summary(), identifier="rules-summary", size=13),
+            heading("Kind"),
+            self._choices("kind", c.kinds(), form.kind, kind_words, c.choose_kind),
+            heading("Rounds"),
+            self._text("rounds", "Number of rounds", width=200, number=True),
+            self._choices("unit", c.units(), unit, lambda u: f"Rounds of {u}", c.choose_unit),
+            self._text("per_round", f"{unit.capitalize()} a round", width=200, number=True),
+            heading("Pairing"),
+            self._choices("pairing", c.pairings(), form.pairing, pairing_words, c.choose_pairing),
+            note(c.pairing_help(), size=13),
+            self._text("bye_points", "Bye points (blank: the usual)", width=260, number=True),
+            heading(c.password_words()),
+            self._text("password", "Password", password=True),
+            self._text("again", "The password again", password=True),
+            button("create-event", "Create the event", self._act(self._create), kind="filled", expand=False),
+            _message(c.message, "create-message"),
+            button("home", "Back to the score-pad", lambda: None, kind="text", expand=False, url="/"),
+        ]
+        self.page.controls = [_framed(body)]
+        self.page.update()
+
+    def _create(self) -> None:
+        if not self.creation.create():
+            return
+        event_id = self.creation.event_id
+        before: Any = self.page.on_close
+        director = DirectorPage(self.page, self.creation.desk(), self.store)
+        # The director's page stops following its round on close; the page counter still hears of it.
+        keep_on_close(self.page, before)
+        self.page.run_task(self.page.push_route, f"/event/{event_id}/director")
+        self.director = director
