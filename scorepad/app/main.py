@@ -110,7 +110,24 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
 
         live.redraw = redraw
 
+        def to_event_page(route: str) -> None:
+            # This page becomes a tournament page: New event was tapped, or an event's address was
+            # opened in this tab (the browser came back to this page's session with a new route).
+            live.stop()
+            page.on_route_change = page.on_connect = page.on_disconnect = page.on_resize = page.on_close = None
+            page.route = route
+            event_page(page, chosen, on_gone=leave)
+
+        def new_event() -> None:
+            to_event_page("/event/new")
+            page.run_task(page.push_route, "/event/new")
+
+        bump["new_event"] = new_event
+
         def on_route_change(e: ft.RouteChangeEvent) -> None:
+            if is_event_route(e.route):
+                to_event_page(e.route)
+                return
             if e.route != pad.route:
                 pad.open_route(e.route)
                 redraw()
@@ -223,8 +240,7 @@ def App(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live:
     elif pad.screen == HISTORY:
         body = history_screen(pad, act, header)
     else:
-        # The tournament's pages are served to browsers only (a desktop window has no address bar).
-        body = home_screen(pad, act, header, events=bool(page.web))
+        body = home_screen(pad, act, header, new_event=bump.get("new_event"))
     if pad.screen == TABLE and pad.table is not None:
         # The table scrolls inside itself below a header that stays put.
         framed = ft.Container(content=body, padding=ft.Padding.symmetric(horizontal=PAGE_PAD, vertical=4), expand=True)

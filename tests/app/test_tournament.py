@@ -14,11 +14,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import flet as ft
 import pytest
 from sqlalchemy import MetaData, select
 
-from scorepad.app.table import Table
 from scorepad.app.join import SlidingLimit
+from scorepad.app.table import Table
 from scorepad.app.tournament import (
     Creation,
     Desk,
@@ -349,3 +350,40 @@ def test_the_new_event_form_creates_the_event_and_signs_the_director_in(store: S
     assert filled(Creation(service, source="laptop", limit=limit, clock=lambda: clock[0])).create()
     clock[0] += 601
     assert third.create(), "the window slides"
+
+
+@pytest.mark.asyncio
+async def test_the_new_event_page_is_wired_from_the_home_screen(tmp_path: Any) -> None:
+    from .wiring import Wired
+
+    store = open_store(f"sqlite:///{tmp_path / 'wired.db'}")
+    wired = await Wired(store, width=360, height=640).open()
+    try:
+        await wired.tap("new-event")
+        assert wired.page.route == "/event/new"
+        # Every field is labelled, every button is 48 px high.
+        for name in ("name", "rounds", "per-round", "bye-points", "password", "again", "target"):
+            assert wired.find(name).content.label, name
+        buttons = [c for c in wired.all() if isinstance(c, ft.FilledButton | ft.OutlinedButton)]
+        assert len(buttons) >= 10 and all(b.height >= 48 for b in buttons)
+        await wired.type("name", "Club night")
+        await wired.type("password", PASSWORD)
+        await wired.type("again", "another password")
+        await wired.tap("create-event")
+        assert wired.text("create-message") == "The two passwords differ: type the same one twice."
+        assert every_row(store)["tournament_events"] == []
+        await wired.type("again", PASSWORD)
+        await wired.type("rounds", "2")
+        await wired.tap("kind-threes")
+        await wired.tap("rules-american")
+        assert "american, 3 players" in wired.text("rules-summary")
+        await wired.tap("create-event")
+        # The director's page of the new event, signed in: no password asked.
+        assert wired.text("event-title") == "Club night: no round paired yet"
+        assert not wired.exists("password")
+        assert wired.exists("register")
+        info = TournamentService(store).event_info(None, 1)
+        assert (info["kind"], info["rules"], info["rounds"]) == ("threes", "american", 2)
+    finally:
+        wired.close()
+        store.close()

@@ -1,14 +1,15 @@
 """A small event in Chromium: director, one table's phone, the hall screen (1920x1080), on one server.
 
-The event is created in the store first (the web has no creation form
-yet); everything after goes through the pages: the director signs in
-(after a wrong password), registers eight players, pairs round 1 (four
-tables); table 1's phone joins by its code, plays a hand and the opposing
-side confirms it; the hall page updates (the delay is measured); the
-director corrects the settlement with a reason, the standings change and
-the audit shows the correction; the round is locked and round 2 pairs with
-no rematch. Every wait is on an element. With SCOREPAD_SCREENSHOTS=DIR the
-screens are saved there.
+Everything goes through the pages: the director opens *New event* from the
+home screen on a phone (360x640), is refused a password typed differently
+twice, creates the event and lands on its director's page already signed
+in; registers eight players, pairs round 1 (four tables); table 1's phone
+joins by its code, plays a hand and the opposing side confirms it; the hall
+page updates (the delay is measured); the director corrects the settlement
+with a reason, the standings change and the audit shows the correction;
+the round is locked and round 2 pairs with no rematch; a second director's
+page signs in after a wrong password. Every wait is on an element. With
+SCOREPAD_SCREENSHOTS=DIR the screens are saved there.
 """
 
 from __future__ import annotations
@@ -22,8 +23,6 @@ from typing import Any
 
 import pytest
 
-from scorepad.store import open_store
-from scorepad.tournament import TournamentService
 from tests.app.app_hands import GO_OUT_HAND
 from tests.browser import CHROMIUM, PHONE, AppServer, TablePage, launch_chromium, sel
 
@@ -35,6 +34,8 @@ pytestmark = [
 ]
 
 PASSWORD = "a long director password"
+# The phone the director creates the event on (issue 9's phone-first size).
+SMALL_PHONE = {"width": 360, "height": 640}
 PLAYERS = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 HALL = {"width": 1920, "height": 1080}
 DIRECTOR = {"width": 1280, "height": 1000}
@@ -43,20 +44,12 @@ HALL_SECONDS = 2.0
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[AppServer, int]]:
-    """A server on a fresh SQLite file holding one 2-round singles event."""
-    url = f"sqlite:///{tmp_path / 'event.db'}"
-    store = open_store(url)
-    try:
-        event_id = TournamentService(store).create_event(
-            name="Club night", password=PASSWORD, rounds=2, rules="smartt", kind="singles", seed="browser"
-        )
-    finally:
-        store.close()
+def served(tmp_path: Path) -> Iterator[AppServer]:
+    """A server on a fresh SQLite file (no event yet)."""
     renderer = "canvaskit" if os.environ.get("SCOREPAD_SCREENSHOTS") else None
-    app = AppServer(url, renderer=renderer).start(log_path=tmp_path / "server.log")
+    app = AppServer(f"sqlite:///{tmp_path / 'event.db'}", renderer=renderer).start(log_path=tmp_path / "server.log")
     try:
-        yield app, event_id
+        yield app
     finally:
         app.stop()
 
@@ -133,20 +126,42 @@ def pages(chromium: Any, request: pytest.FixtureRequest, tmp_path: Path) -> Iter
         page.close()
 
 
-def test_a_small_event_from_sign_in_to_round_two(
-    chromium: Any, served: tuple[AppServer, int], pages: dict[str, TablePage]
-) -> None:
-    app, event_id = served
-    base = f"event/{event_id}"
-    director = TablePage(chromium, app.url, viewport=DIRECTOR)
-    pages["director"] = director
-    director.open(f"{base}/director", ready="password")
-    director.fill("password", "not it")
-    director.tap("sign-in")
-    director.wait_contains("message", "password")
+def create_event(director: TablePage) -> int:
+    """From the home screen, create a 2-round singles event on the form; returns its id (the page is its director's).
+
+    The form refuses a password typed differently twice (and creates nothing), then takes the event.
+    """
+    director.open("", ready="new-event")
+    tap_until(director, "new-event", lambda t: director.wait_for("create-event", timeout=t))
+    director.page.wait_for_url(re.compile(r".*/event/new$"), timeout=20_000)
+    director.fill("name", "Club night")
+    shoot(director, "tournament-new-event.png")
+    director.fill("rounds", "2")
     director.fill("password", PASSWORD)
-    director.tap("sign-in")
+    director.fill("again", PASSWORD + "!")
+    director.tap("create-event")
+    director.wait_contains("create-message", "passwords differ")
+    assert director.exists("create-event"), "a refused form stays on the form"
+    director.fill("again", PASSWORD)
+    director.tap("create-event")
+    # Landed on the event's director page, signed in: no password asked.
     director.wait_contains("event-title", "Club night: no round paired yet")
+    assert not director.exists("password")
+    director.page.wait_for_url(re.compile(r".*/event/\d+/director$"), timeout=20_000)
+    found = re.search(r"/event/(\d+)/director$", director.page.url)
+    assert found is not None, director.page.url
+    return int(found.group(1))
+
+
+def test_a_small_event_from_creation_to_round_two(
+    chromium: Any, served: AppServer, pages: dict[str, TablePage]
+) -> None:
+    app = served
+    director = TablePage(chromium, app.url, viewport=SMALL_PHONE)
+    pages["director"] = director
+    event_id = create_event(director)
+    base = f"event/{event_id}"
+    director.page.set_viewport_size(DIRECTOR)
     for name in PLAYERS:
         director.fill("player", name)
         director.tap("register")
@@ -248,3 +263,14 @@ def test_a_small_event_from_sign_in_to_round_two(
     tap_until(director, "pair", lambda t: director.wait_contains("event-title", "round 2 of 2", timeout=t))
     second = pairs_of(director, 4)
     assert not set(first) & set(second), (first, second)
+
+    # The director's page of another browser asks for the password, and refuses a wrong one.
+    again = TablePage(chromium, app.url, viewport=DIRECTOR)
+    pages["again"] = again
+    again.open(f"{base}/director", ready="password")
+    again.fill("password", "not it")
+    again.tap("sign-in")
+    again.wait_contains("message", "password")
+    again.fill("password", PASSWORD)
+    again.tap("sign-in")
+    again.wait_contains("event-title", "Club night: round 2 of 2")

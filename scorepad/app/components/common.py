@@ -53,14 +53,12 @@ def button(
     compact: bool = False,
     expand: bool | None = None,
     frame: int | None = None,
-    url: str | None = None,
 ) -> ft.Control:
     """A labelled button at least 48 px high, identified by ``identifier``.
 
     ``compact`` trims the side padding so a row of five fits a phone; a compact
     button fills its share of the row unless ``expand`` is False. ``frame``:
-    see ``tappable``. ``url``: the button opens that address of this server in
-    the same tab (a new page), after ``on_tap``.
+    see ``tappable``.
     """
     make = {
         "filled": ft.FilledButton,
@@ -78,7 +76,6 @@ def button(
         tooltip=tooltip,
         style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6)) if compact else None,
         expand=compact if expand is None else expand,
-        url=ft.Url(url, target=ft.UrlTarget.SELF) if url else None,
     )
     return tappable(identifier, control, frame=frame)
 

@@ -17,8 +17,10 @@ from scorepad.rules.presets import PRESETS, Topic, find_preset
 Act = Callable[..., Callable[[], None]]
 
 
-def home_screen(pad: ScorePad, act: Act, header: ft.Control, *, events: bool = False) -> ft.Control:
-    """New match, resume this device's last match, and history; with ``events``, New event (web only)."""
+def home_screen(
+    pad: ScorePad, act: Act, header: ft.Control, *, new_event: Callable[[], None] | None = None
+) -> ft.Control:
+    """New match, resume this device's last match, and history; with ``new_event``, the New event button."""
     latest = pad.book.resumable()
     resume_words = f"Resume: {line_words(latest)}" if latest else "Nothing to resume on this device yet"
     return ft.Column(
@@ -43,18 +45,18 @@ def home_screen(pad: ScorePad, act: Act, header: ft.Control, *, events: bool = F
                 note(resume_words, identifier="resume-words", size=13),
                 button("history", "History", act(pad.show_history), icon=ft.Icons.HISTORY, kind="outlined"),
             ),
-            _events_card() if events else ft.Container(),
+            _events_card(new_event) if new_event is not None else ft.Container(),
         ],
         spacing=12,
     )
 
 
-def _events_card() -> ft.Control:
-    """A tournament: the link to the page that creates an event (a page of its own, ``/event/new``)."""
+def _events_card(new_event: Callable[[], None]) -> ft.Control:
+    """A tournament: the button that turns this page into the one that creates an event (``/event/new``)."""
     return card(
         heading("A tournament", size=20),
         ft.Text("Run a day of Sniff: pairings, a phone at each table, a hall screen, standings.", size=14),
-        button("new-event", "New event", lambda: None, icon=ft.Icons.EMOJI_EVENTS, kind="outlined", url="/event/new"),
+        button("new-event", "New event", new_event, icon=ft.Icons.EMOJI_EVENTS, kind="outlined"),
     )
 
 

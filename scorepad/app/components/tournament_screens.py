@@ -691,7 +691,6 @@ class CreatePage:
             self._text("again", "The password again", password=True),
             button("create-event", "Create the event", self._act(self._create), kind="filled", expand=False),
             _message(c.message, "create-message"),
-            button("home", "Back to the score-pad", lambda: None, kind="text", expand=False, url="/"),
         ]
         self.page.controls = [_framed(body)]
         self.page.update()
