@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -23,8 +24,14 @@ from typing import Any
 
 import pytest
 
+from scorepad.store import open_store
+from scorepad.tournament import TournamentService
 from tests.app.app_hands import GO_OUT_HAND
 from tests.browser import CHROMIUM, PHONE, AppServer, TablePage, launch_chromium, sel
+
+# The store tests' PostgreSQL fixtures (a fresh schema per test), as tests/tournament uses them.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from store.conftest import pg_base_url, pg_url  # noqa: F401
 
 pytestmark = [
     pytest.mark.browser,
@@ -94,6 +101,41 @@ def lay(page: TablePage, tile: str) -> None:
         )
 
     tap_until(page, name, played)
+
+
+def play_a_hand(table: TablePage) -> None:
+    """On a joined table's phone: seat 0 sets, the first hand is played out and settled (8 rounds to 10)."""
+    for _ in range(3):
+        # The first setter, then the first hand (either tap may be dropped mid-redraw: both again).
+        table.tap("setter-0")
+        try:
+            tap_until(table, "next-hand", lambda t: table.wait_contains("turn", "to set", timeout=t), tries=1)
+            break
+        except Exception:
+            continue
+    table.wait_contains("turn", "to set")
+    for tile, _at in GO_OUT_HAND:
+        lay(table, tile)
+    table.fill("remaining-1", "8")
+    table.wait_contains("settle-preview", "8 rounds to 10")
+    tap_until(table, "settle", lambda t: table.wait_contains("hand-result", "8 rounds to 10", timeout=t))
+
+
+def confirm(table: TablePage) -> float:
+    """Tap the opposing side's confirmation until it is taken; returns the moment (monotonic) of the click that was."""
+    tapped = 0.0
+    for attempt in range(3):
+        # The delay is timed from the click itself, not from finding the button on screen.
+        box = table.scroll_into_view("confirm-hand")
+        tapped = time.monotonic()
+        table.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        try:
+            table.wait_for("confirm-hand", gone=True, timeout=8.0 if attempt < 2 else 20.0)
+            return tapped
+        except Exception:
+            if attempt == 2:
+                raise
+    return tapped
 
 
 def pairs_of(director: TablePage, tables: int) -> list[frozenset[str]]:
@@ -194,20 +236,7 @@ def test_a_small_event_from_creation_to_round_two(
     table.fill("table-code", code.group(1))
     table.tap("join")
     table.wait_for("table-title")
-    for _ in range(3):
-        # The first setter, then the first hand (either tap may be dropped mid-redraw: both again).
-        table.tap("setter-0")
-        try:
-            tap_until(table, "next-hand", lambda t: table.wait_contains("turn", "to set", timeout=t), tries=1)
-            break
-        except Exception:
-            continue
-    table.wait_contains("turn", "to set")
-    for tile, _at in GO_OUT_HAND:
-        lay(table, tile)
-    table.fill("remaining-1", "8")
-    table.wait_contains("settle-preview", "8 rounds to 10")
-    tap_until(table, "settle", lambda t: table.wait_contains("hand-result", "8 rounds to 10", timeout=t))
+    play_a_hand(table)
     # The next hand waits for the opposing side: its button is refused by the server until then.
     table.wait_for("confirm-hand")
     table.wait_contains("provisional", "provisional until")
@@ -219,27 +248,9 @@ def test_a_small_event_from_creation_to_round_two(
     shoot(table, "tournament-table.png")
     tap_until(table, "next-hand", lambda t: table.wait_contains("message", "confirmation first", timeout=t))
     assert table.exists("confirm-hand")
-    tapped = [0.0]
-
-    def confirmed(timeout: float) -> None:
-        table.wait_for("confirm-hand", gone=True, timeout=timeout)
-
-    def tap_confirm() -> None:
-        # The delay is timed from the click itself, not from finding the button on screen.
-        box = table.scroll_into_view("confirm-hand")
-        tapped[0] = time.monotonic()
-        table.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-
-    for attempt in range(3):
-        tap_confirm()
-        try:
-            confirmed(8.0 if attempt < 2 else 20.0)
-            break
-        except Exception:
-            if attempt == 2:
-                raise
+    tapped = confirm(table)
     hall.wait_text("hall-provisional", "0 tables provisional", timeout=20)
-    hall_delay = time.monotonic() - tapped[0]
+    hall_delay = time.monotonic() - tapped
     shoot(hall, "tournament-hall.png")
     print(f"hall updated {hall_delay * 1000:.0f} ms after the confirmation tap")
     assert hall_delay < HALL_SECONDS, f"the hall took {hall_delay:.2f} s"
@@ -274,3 +285,81 @@ def test_a_small_event_from_creation_to_round_two(
     again.fill("password", PASSWORD)
     again.tap("sign-in")
     again.wait_contains("event-title", "Club night: round 2 of 2")
+
+
+# -- the hall and the table on two server processes ----------------------------------------
+
+
+@pytest.fixture
+def two_servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[AppServer, AppServer, int, str]]:
+    """Two ``scorepad web`` processes on two ports, on one fresh PostgreSQL schema, with a paired event.
+
+    Returns both servers, the event's id and table 1's code. The event is made
+    through the service (the form has its own test above): four players, round 1 paired.
+    Skipped where no PostgreSQL listens.
+    """
+    url = request.getfixturevalue("pg_url")
+    store = open_store(url)
+    try:
+        service = TournamentService(store)
+        event_id = service.create_event(name="Two rooms", password=PASSWORD, rounds=2, seed="processes")
+        director = service.login_director(event_id, PASSWORD)
+        for name in PLAYERS[:4]:
+            service.register(director, event_id, [name])
+        code = service.pair_round(director, event_id).codes[1]
+    finally:
+        store.close()
+    first = AppServer(url).start(log_path=tmp_path / "first.log")
+    try:
+        second = AppServer(url).start(log_path=tmp_path / "second.log")
+        try:
+            yield first, second, event_id, code
+        finally:
+            second.stop()
+    finally:
+        first.stop()
+
+
+@pytest.mark.postgres
+def test_the_hall_and_the_director_follow_a_table_served_by_another_process(
+    chromium: Any, two_servers: tuple[AppServer, AppServer, int, str], pages: dict[str, TablePage]
+) -> None:
+    first, second, event_id, code = two_servers
+    base = f"event/{event_id}"
+    # The hall and the director's page on the first process ...
+    hall = TablePage(chromium, first.url, viewport=HALL)
+    pages["hall"] = hall
+    hall.open(f"{base}/hall", ready="hall-title")
+    hall.wait_text("hall-provisional", "0 tables provisional")
+    director = TablePage(chromium, first.url, viewport=DIRECTOR)
+    pages["director"] = director
+    director.open(f"{base}/director", ready="password")
+    director.fill("password", PASSWORD)
+    director.tap("sign-in")
+    director.wait_contains("table-1", "not started")
+    # ... table 1's phone on the second.
+    table = TablePage(chromium, second.url, viewport=PHONE)
+    pages["table"] = table
+    table.open(f"{base}/table", ready="table-code")
+    table.fill("table-code", code)
+    table.tap("join")
+    table.wait_for("table-title")
+    play_a_hand(table)
+    table.wait_for("confirm-hand")
+    # The other process's entries reached the first's pages: the hand is finished, waiting for its confirmation.
+    director.wait_contains("table-1", "1 finished, 0 confirmed; provisional")
+    hall.wait_text("hall-provisional", "1 table provisional")
+    tapped = confirm(table)
+    hall.wait_text("hall-provisional", "0 tables provisional", timeout=20)
+    hall_delay = time.monotonic() - tapped
+    director.wait_contains("table-1", "1 confirmed", timeout=20)
+    director_delay = time.monotonic() - tapped
+    print(
+        f"across two processes: hall updated {hall_delay * 1000:.0f} ms after the confirmation tap, "
+        f"the director's page by {director_delay * 1000:.0f} ms"
+    )
+    assert hall_delay < HALL_SECONDS, f"the hall took {hall_delay:.2f} s"
+    for server in (first, second):
+        assert server.log_path is not None
+        log = server.log_path.read_text(errors="replace")
+        assert "Traceback" not in log, log[-3000:]
