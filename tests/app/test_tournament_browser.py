@@ -103,8 +103,14 @@ def lay(page: TablePage, tile: str) -> None:
     tap_until(page, name, played)
 
 
-def play_a_hand(table: TablePage) -> None:
-    """On a joined table's phone: seat 0 sets, the first hand is played out and settled (8 rounds to 10)."""
+def play_a_hand(table: TablePage, code: str) -> None:
+    """A table's phone joins with ``code``; seat 0 sets, the first hand is played out and settled (8 rounds to 10).
+
+    Returns once the phone offers the opposing side's confirmation.
+    """
+    table.fill("table-code", code)
+    table.tap("join")
+    table.wait_for("table-title")
     for _ in range(3):
         # The first setter, then the first hand (either tap may be dropped mid-redraw: both again).
         table.tap("setter-0")
@@ -119,6 +125,7 @@ def play_a_hand(table: TablePage) -> None:
     table.fill("remaining-1", "8")
     table.wait_contains("settle-preview", "8 rounds to 10")
     tap_until(table, "settle", lambda t: table.wait_contains("hand-result", "8 rounds to 10", timeout=t))
+    table.wait_for("confirm-hand")
 
 
 def confirm(table: TablePage) -> float:
@@ -156,24 +163,39 @@ def shoot(page: TablePage, name: str) -> None:
         page.screenshot(Path(folder) / name)
 
 
+class Pages:
+    """The test's browser pages by name, each in its own browser context."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.opened: dict[str, TablePage] = {}
+
+    def open(self, name: str, url: str, path: str, *, ready: str, viewport: dict[str, int]) -> TablePage:
+        """A new page called ``name`` on ``url`` + ``path``, once ``ready`` is on it."""
+        page = TablePage(self.browser, url, viewport=viewport)
+        self.opened[name] = page
+        page.open(path, ready=ready)
+        return page
+
+
 @pytest.fixture
-def pages(chromium: Any, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, TablePage]]:
-    """The test's pages by name; on failure each one's screenshot is kept in the test's folder."""
-    opened: dict[str, TablePage] = {}
+def pages(chromium: Any, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Pages]:
+    """The test's pages; on failure each one's screenshot is kept in the test's folder."""
+    opened = Pages(chromium)
     yield opened
     report = getattr(request.node, "rep_call", None)
-    for name, page in opened.items():
+    for name, page in opened.opened.items():
         if report is not None and report.failed:
             page.screenshot(tmp_path / f"failure-{name}.png")
         page.close()
 
 
 def create_event(director: TablePage) -> int:
-    """From the home screen, create a 2-round singles event on the form; returns its id (the page is its director's).
+    """From the home screen (open on ``director``), create a 2-round singles event on the form; returns its id.
 
-    The form refuses a password typed differently twice (and creates nothing), then takes the event.
+    The page is then the event's director's. The form refuses a password typed
+    differently twice (and creates nothing), then takes the event.
     """
-    director.open("", ready="new-event")
     tap_until(director, "new-event", lambda t: director.wait_for("create-event", timeout=t))
     director.page.wait_for_url(re.compile(r".*/event/new$"), timeout=20_000)
     director.fill("name", "Club night")
@@ -195,12 +217,9 @@ def create_event(director: TablePage) -> int:
     return int(found.group(1))
 
 
-def test_a_small_event_from_creation_to_round_two(
-    chromium: Any, served: AppServer, pages: dict[str, TablePage]
-) -> None:
+def test_a_small_event_from_creation_to_round_two(served: AppServer, pages: Pages) -> None:
     app = served
-    director = TablePage(chromium, app.url, viewport=SMALL_PHONE)
-    pages["director"] = director
+    director = pages.open("director", app.url, "", ready="new-event", viewport=SMALL_PHONE)
     event_id = create_event(director)
     base = f"event/{event_id}"
     director.page.set_viewport_size(DIRECTOR)
@@ -216,29 +235,19 @@ def test_a_small_event_from_creation_to_round_two(
     assert code is not None, director.text("table-1")
     shoot(director, "tournament-director.png")
 
-    hall = TablePage(chromium, app.url, viewport=HALL)
-    pages["hall"] = hall
-    hall.open(f"{base}/hall", ready="hall-title")
+    hall = pages.open("hall", app.url, f"{base}/hall", ready="hall-title", viewport=HALL)
     hall.wait_contains("hall-title", "round 1 of 2")
     hall.wait_text("hall-provisional", "0 tables provisional")
 
-    watcher = TablePage(chromium, app.url, viewport=PHONE)
-    pages["watcher"] = watcher
-    watcher.open(f"{base}/watch/1?delay=1", ready="watch-title")
+    watcher = pages.open("watcher", app.url, f"{base}/watch/1?delay=1", ready="watch-title", viewport=PHONE)
     watcher.wait_contains("watch-title", "(1 s behind)")
 
-    table = TablePage(chromium, app.url, viewport=PHONE)
-    pages["table"] = table
-    table.open(f"{base}/table", ready="table-code")
+    table = pages.open("table", app.url, f"{base}/table", ready="table-code", viewport=PHONE)
     table.fill("table-code", "1-WRONG1")
     table.tap("join")
     table.wait_for("message")
-    table.fill("table-code", code.group(1))
-    table.tap("join")
-    table.wait_for("table-title")
-    play_a_hand(table)
+    play_a_hand(table, code.group(1))
     # The next hand waits for the opposing side: its button is refused by the server until then.
-    table.wait_for("confirm-hand")
     table.wait_contains("provisional", "provisional until")
     hall.wait_text("hall-provisional", "1 table provisional")
     # The spectator follows tile by tile, a second behind: the whole hand and its scores.
@@ -276,9 +285,7 @@ def test_a_small_event_from_creation_to_round_two(
     assert not set(first) & set(second), (first, second)
 
     # The director's page of another browser asks for the password, and refuses a wrong one.
-    again = TablePage(chromium, app.url, viewport=DIRECTOR)
-    pages["again"] = again
-    again.open(f"{base}/director", ready="password")
+    again = pages.open("again", app.url, f"{base}/director", ready="password", viewport=DIRECTOR)
     again.fill("password", "not it")
     again.tap("sign-in")
     again.wait_contains("message", "password")
@@ -322,30 +329,20 @@ def two_servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tupl
 
 @pytest.mark.postgres
 def test_the_hall_and_the_director_follow_a_table_served_by_another_process(
-    chromium: Any, two_servers: tuple[AppServer, AppServer, int, str], pages: dict[str, TablePage]
+    two_servers: tuple[AppServer, AppServer, int, str], pages: Pages
 ) -> None:
     first, second, event_id, code = two_servers
     base = f"event/{event_id}"
     # The hall and the director's page on the first process ...
-    hall = TablePage(chromium, first.url, viewport=HALL)
-    pages["hall"] = hall
-    hall.open(f"{base}/hall", ready="hall-title")
+    hall = pages.open("hall", first.url, f"{base}/hall", ready="hall-title", viewport=HALL)
     hall.wait_text("hall-provisional", "0 tables provisional")
-    director = TablePage(chromium, first.url, viewport=DIRECTOR)
-    pages["director"] = director
-    director.open(f"{base}/director", ready="password")
+    director = pages.open("director", first.url, f"{base}/director", ready="password", viewport=DIRECTOR)
     director.fill("password", PASSWORD)
     director.tap("sign-in")
     director.wait_contains("table-1", "not started")
     # ... table 1's phone on the second.
-    table = TablePage(chromium, second.url, viewport=PHONE)
-    pages["table"] = table
-    table.open(f"{base}/table", ready="table-code")
-    table.fill("table-code", code)
-    table.tap("join")
-    table.wait_for("table-title")
-    play_a_hand(table)
-    table.wait_for("confirm-hand")
+    table = pages.open("table", second.url, f"{base}/table", ready="table-code", viewport=PHONE)
+    play_a_hand(table, code)
     # The other process's entries reached the first's pages: the hand is finished, waiting for its confirmation.
     director.wait_contains("table-1", "1 finished, 0 confirmed; provisional")
     hall.wait_text("hall-provisional", "1 table provisional")
