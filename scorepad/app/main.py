@@ -114,6 +114,7 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
             # This page becomes a tournament page: New event was tapped, or an event's address was
             # opened in this tab (the browser came back to this page's session with a new route).
             live.stop()
+            bump.clear()  # nothing late (the browser's storage answering) redraws the home screen over it
             page.on_route_change = page.on_connect = page.on_disconnect = page.on_resize = page.on_close = None
             page.route = route
             event_page(page, chosen, on_gone=leave)

@@ -387,3 +387,26 @@ async def test_the_new_event_page_is_wired_from_the_home_screen(tmp_path: Any) -
     finally:
         wired.close()
         store.close()
+
+
+@pytest.mark.asyncio
+async def test_an_event_address_opened_in_the_home_pages_tab_shows_the_event_page(tmp_path: Any) -> None:
+    from .wiring import Wired
+
+    store = open_store(f"sqlite:///{tmp_path / 'wired.db'}")
+    event_id = TournamentService(store).create_event(name="Open", password=PASSWORD, rounds=1)
+    wired = await Wired(store).open()
+    try:
+        assert wired.exists("new-match")
+        # The browser comes back to this page's session with another address, as Flet's web server does.
+        route = f"/event/{event_id}/director"
+        assert wired.session is not None
+        wired.connection.page_url = "http://127.0.0.1:8550"  # what the web server's connection knows
+        wired.session.apply_page_patch({"route": route})
+        await wired.page._trigger_event("route_change", {"route": route})
+        await wired.settle()
+        assert wired.exists("password") and wired.exists("sign-in")
+        assert not wired.exists("new-match")
+    finally:
+        wired.close()
+        store.close()
