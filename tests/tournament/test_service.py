@@ -184,7 +184,7 @@ def test_verify_pairings_notices_a_result_changed_after_the_next_round_was_paire
 def test_bad_settings_are_refused_in_one_sentence(service: TournamentService) -> None:
     cases = [
         ({"rounds": 0}, "1 to 50 rounds"),
-        ({"rounds": 3, "kind": "quads"}, "singles, threes or partners"),
+        ({"rounds": 3, "kind": "quads"}, "singles, threes, partners or fours"),
         ({"rounds": 3, "rules": "chess"}, "unknown rules"),
         ({"rounds": 3, "options": {"target": -5}}, "option 'target'"),
         ({"rounds": 3, "kind": "threes", "pairing": "round-robin"}, "score bands"),
