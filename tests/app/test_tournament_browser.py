@@ -248,3 +248,30 @@ def test_a_small_event_from_sign_in_to_round_two(
     tap_until(director, "pair", lambda t: director.wait_contains("event-title", "round 2 of 2", timeout=t))
     second = pairs_of(director, 4)
     assert not set(first) & set(second), (first, second)
+
+
+def test_the_director_gives_a_forfeit_from_the_page(
+    chromium: Any, served: tuple[AppServer, int], pages: dict[str, TablePage]
+) -> None:
+    app, event_id = served
+    director = TablePage(chromium, app.url, viewport=DIRECTOR)
+    pages["director"] = director
+    director.open(f"event/{event_id}/director", ready="password")
+    director.fill("password", PASSWORD)
+    director.tap("sign-in")
+    director.wait_contains("event-title", "no round paired yet")
+    for name in PLAYERS[:4]:
+        director.fill("player", name)
+        director.tap("register")
+        director.wait_contains("message", f"{name} registered")
+    director.tap("pair")
+    director.wait_contains("event-title", "round 1 of 2")
+    absent = re.match(r"Table 2: (\w+) v (\w+)", director.text("table-2"))
+    assert absent is not None, director.text("table-2")
+    director.fill("forfeit-table", "2")
+    director.fill("forfeit-losers", absent.group(1))
+    director.fill("forfeit-reason", "did not turn up")
+    tap_until(director, "forfeit", lambda t: director.wait_contains("message", "Table 2 forfeited", timeout=t))
+    director.wait_contains("table-2", f"forfeited by {absent.group(1)} (did not turn up)")
+    director.wait_contains("audit", "forfeit table 2 - did not turn up")
+    director.wait_contains("standings", "R1 2 (forfeit win)")
