@@ -6,6 +6,7 @@ import csv
 from pathlib import Path
 
 import pytest
+from openpyxl import load_workbook
 from sqlalchemy import select
 from sqlmodel import Session
 
@@ -122,14 +123,15 @@ def test_a_forfeit_scores_as_a_bye_is_audited_and_closes_the_table(service: Tour
         "reason": "walked off after hand 1",
         "hands_played": 1,
     }
-    written = export_event(service, director, event, tmp_path, formats=["csv"])
+    written = export_event(service, director, event, tmp_path, formats=["csv", "xlsx", "pdf"])
     with (tmp_path / "results.csv").open() as f:
         rows = list(csv.DictReader(f))
     assert {r["entrant"]: r["forfeit"] for r in rows if r["table"] == str(one.number)} == {
         loser: "forfeited: walked off after hand 1",
         winner: "forfeit win: walked off after hand 1",
     }
-    assert tmp_path / "results.csv" in written
+    assert {p.name for p in written} == {"standings.csv", "results.csv", "event.xlsx", "event.pdf"}
+    assert load_workbook(tmp_path / "event.xlsx")["Results"]["M1"].value == "forfeit"
     # A forfeited table is not waited for; table 2 is.
     with pytest.raises(TournamentError, match="tables 2 have not finished"):
         service.lock_round(director, event)
