@@ -29,6 +29,11 @@ class Kind(StrEnum):
         return self.table_size // self.entrant_size
 
     @property
+    def sides(self) -> int:
+        """Sides at a table: two for partnerships, else one a player."""
+        return 2 if self.partnerships else self.table_size
+
+    @property
     def partnerships(self) -> bool:
         """The table plays in two partnerships, crosswise (seats 0 and 2 against 1 and 3, records.md §1)."""
         return self in (Kind.PARTNERS, Kind.FOURS)

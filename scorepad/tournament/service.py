@@ -520,7 +520,8 @@ class TournamentService:
         """Check that the caller may write to ``match_id`` (a web layer calls this before the store).
 
         The director may write to any match of the event; a table only to
-        its own match in the current round. Raises ``AccessDenied``.
+        its own match in the current round. Raises ``AccessDenied``, and
+        ``TournamentError`` for a forfeited table (its match takes no more entries).
         """
         caller = self.gate.require(token, event_id, Action.SCORE)
         if caller.role == Role.TABLE and self._match_of(caller) != match_id:
@@ -772,7 +773,7 @@ class TournamentService:
             tables = _tables(session, rnd.id)
             names = {_pk(e): e.name for e in _entrants(session, event_id)}
             forfeits = _forfeits(session, [_pk(t) for t in tables])
-        sides = 2 if Kind(event.kind).partnerships else Kind(event.kind).entrants_per_table
+        sides = Kind(event.kind).sides
         views = tuple(
             TableView(
                 number=t.number,
