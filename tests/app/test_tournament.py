@@ -282,6 +282,9 @@ def test_a_fours_table_phone_plays_a_partnership_hand_and_the_other_side_confirm
     line = desk.tables()[0]
     a, b, c, d = line.names
     assert line.versus == f"{a} & {c} v {b} & {d}"
+    hall = Hall(service, event_id)
+    hall.load()
+    assert f"{a}: table 1 (with {c} v {b}, {d})" in hall.by_name()
     device, table = device_on(service, event_id, desk.codes[1], store)
     assert table.state.players == [a, b, c, d] and table.state.rules.partners
     match, _ = simulate("smartt", 4, 200, 5, {"partners": True})
