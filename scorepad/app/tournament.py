@@ -24,7 +24,8 @@ from scorepad.store import StoreError
 from scorepad.tournament import TournamentService
 from scorepad.tournament.access import PASSWORD_MIN
 from scorepad.tournament.errors import TournamentError
-from scorepad.tournament.service import KINDS, PAIRINGS, ROUND_ROBIN_MAX, UNITS
+from scorepad.tournament.kinds import KINDS, Kind
+from scorepad.tournament.service import PAIRINGS, ROUND_ROBIN_MAX, UNITS
 
 # The store's writes a table device makes (Table calls them); each is checked first.
 GUARDED_WRITES = frozenset({"append", "settle", "undo", "redo", "start_hand", "amend", "finish", "rename"})
@@ -127,12 +128,16 @@ class TableLine:
     state: str
     provisional: bool
     code: str | None = None
+    # The sides in words ("Ann & Cy v Bob & Dee" for partners at a four-player table).
+    versus: str = ""
 
 
 def table_state_words(view: Any) -> tuple[str, bool]:
     """How far a table is ("2 hands finished, 1 confirmed; provisional") and whether it is provisional."""
     if view.bye:
         return "bye", False
+    if view.forfeit is not None:
+        return f"forfeited by {', '.join(view.forfeit.loser_names)} ({view.forfeit.reason})", False
     result = view.result
     if result is None or result.hands_played == 0:
         return "not started", False
@@ -157,6 +162,7 @@ def table_lines(round_view: Any, codes: dict[int, str] | None = None) -> list[Ta
                 state=words,
                 provisional=provisional,
                 code=(codes or {}).get(view.number),
+                versus=view.versus,
             )
         )
     return out
@@ -167,10 +173,17 @@ def result_words(view: Any) -> str:
     result = view.result
     if view.bye:
         return f"{view.names[0]}: bye"
+    if view.forfeit is not None:
+        forfeit = view.forfeit
+        return (
+            f"{view.versus}: forfeited by {', '.join(forfeit.loser_names)} ({forfeit.reason});"
+            f" the others score a forfeit win"
+        )
     if result is None:
-        return " v ".join(view.names) + ": nothing confirmed yet"
+        return view.versus + ": nothing confirmed yet"
     parts = []
-    for name, side in zip(view.names, result.sides, strict=False):
+    for index, name in enumerate(view.names):
+        side = view.side_of(index)
         figure = f"{side.game_points} gp, " if result.game_points else ""
         parts.append(f"{name} {figure}{side.games_won} won, spread {side.spread:+d}")
     text = " - ".join(parts)
@@ -235,8 +248,11 @@ class Board:
         out = []
         for view in self.round.tables:
             for name in view.names:
-                others = [n for n in view.names if n != name]
-                where = "bye" if view.bye else f"table {view.number} (v {', '.join(others)})"
+                mine = next(team for team in view.teams if name in team)
+                partners = [n for n in mine if n != name]
+                others = [n for team in view.teams if team != mine for n in team]
+                with_ = f"with {' & '.join(partners)} " if partners else ""
+                where = "bye" if view.bye else f"table {view.number} ({with_}v {', '.join(others)})"
                 out.append((name.casefold(), f"{name}: {where}"))
         return [line for _key, line in sorted(out)]
 
@@ -371,6 +387,17 @@ class Desk(Board):
         return self._do(
             lambda: self.service.correct(self.token, self.event_id, match_id, reason=reason, undo=True),
             f"Table {table} corrected: its hand is provisional until confirmed again.",
+        )
+
+    def forfeit(self, table: int, losers: str, reason: str) -> bool:
+        """Give a forfeit at a table: ``losers`` names who forfeits (names or numbers, separated by commas)."""
+        names = [n.strip() for n in (losers or "").split(",") if n.strip()]
+        if not names:
+            self.message = "Type who forfeits: a name or entrant number (several separated by commas)."
+            return False
+        return self._do(
+            lambda: self.service.forfeit(self.token, self.event_id, table, names, reason=reason),
+            f"Table {table} forfeited by {', '.join(names)}: the others score a forfeit win.",
         )
 
     def working(self) -> list[str]:
@@ -575,8 +602,8 @@ def is_new_event_route(route: str | None) -> bool:
 
 
 def kind_words(kind: str) -> str:
-    """A kind of event as its button says it, from the service's table sizes: "Singles (2 a table)"."""
-    return f"{kind.capitalize()} ({KINDS[kind]} a table)"
+    """A kind of event as its button says it, from the kind's table size: "Singles (2 a table)"."""
+    return f"{kind.capitalize()} ({Kind(kind).table_size} a table)"
 
 
 def pairing_words(pairing: str) -> str:
@@ -649,7 +676,7 @@ class Creation:
 
     def kinds(self) -> list[str]:
         """The kinds of event the tournament service runs."""
-        return list(KINDS)
+        return [str(kind) for kind in KINDS]
 
     def units(self) -> list[str]:
         """What a round is counted in."""
@@ -668,8 +695,8 @@ class Creation:
         """Pick the kind; the rules are then checked for its table size (a partnership event plays partners)."""
         if kind in KINDS:
             self.form.kind = kind
-            self.form.match.players = KINDS[kind]
-            self.form.match.partners = True if kind == "partners" else None
+            self.form.match.players = Kind(kind).table_size
+            self.form.match.partners = True if Kind(kind).partnerships else None
 
     def choose_unit(self, unit: str) -> None:
         """Count a round in games or in hands."""

@@ -170,5 +170,5 @@ class AuditEntry(StoreModel, table=True):
     device: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
 
-# The tournament's tables share this metadata, so Alembic sees them (migration 0003).
+# The tournament's tables share this metadata, so Alembic sees them (migrations 0003 and 0004).
 from scorepad.store import tournament_models as _tournament_models  # noqa: E402, F401

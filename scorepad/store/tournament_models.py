@@ -1,4 +1,4 @@
-"""The tournament's tables (SQLModel, on the store's metadata; migration 0003).
+"""The tournament's tables (SQLModel, on the store's metadata; migrations 0003 and 0004).
 
 A tournament event holds its entrants, its rounds and each round's tables.
 Every table's game is an ordinary stored match (``matches``), so the log,
@@ -189,4 +189,26 @@ class TournamentAttempt(StoreModel, table=True):
     )
     key: str = Field(sa_column=Column(Text, nullable=False))
     ok: bool = Field(sa_column=Column(Boolean, nullable=False))
+    at: datetime = _when()
+
+
+class TournamentForfeit(StoreModel, table=True):
+    """A forfeit the director gave at a table (migration 0004): who forfeited, why, who gave it and when.
+
+    The table's result for the round is then the forfeit's, not its match's:
+    the losers score nothing, everyone else at the table a forfeit win.
+    """
+
+    __tablename__ = "tournament_forfeits"
+
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("tournament_tables.id", ondelete="CASCADE"), nullable=False, unique=True)
+    )
+    # The entrants who forfeited (ids), in seat order.
+    losers: list[int] = _json()
+    reason: str = Field(sa_column=Column(Text, nullable=False))
+    actor: str = Field(sa_column=Column(Text, nullable=False))
+    # Hands the table had played when the forfeit was given (they stay in the match's log, uncounted).
+    hands_played: int = Field(sa_column=Column(Integer, nullable=False))
     at: datetime = _when()

@@ -6,14 +6,18 @@
 
 from scorepad.tournament.access import Action, Caller, Gate, Role
 from scorepad.tournament.errors import AccessDenied, PairingError, TooManyAttempts, TournamentError
-from scorepad.tournament.service import RoundView, TableView, TournamentService, Verification
+from scorepad.tournament.kinds import KINDS, Kind
+from scorepad.tournament.service import ForfeitView, RoundView, TableView, TournamentService, Verification
 from scorepad.tournament.standings import Standing
 
 __all__ = [
+    "KINDS",
     "AccessDenied",
     "Action",
     "Caller",
+    "ForfeitView",
     "Gate",
+    "Kind",
     "PairingError",
     "Role",
     "RoundView",

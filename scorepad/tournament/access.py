@@ -77,6 +77,7 @@ class Action(StrEnum):
     LOCK = "lock"
     ISSUE = "issue"  # hall tokens, new table codes
     EXPORT = "export"
+    FORFEIT = "forfeit"  # a forfeit at a table, with a reason
     SCORE = "score"  # an entry at a table
     CONFIRM = "confirm"
     VIEW = "view"  # pairings, standings, results, the audit, verify-pairings

@@ -27,6 +27,7 @@ from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE
 from scorepad.rules import SniffError
 from scorepad.store.errors import StoreError
 from scorepad.store.store import open_store
+from scorepad.tournament.kinds import KINDS
 
 PASSWORD_ENV = "SCOREPAD_DIRECTOR_PASSWORD"
 DB_HELP = "database URL or SQLite file (default: SCOREPAD_DATABASE_URL, else the app's own file)"
@@ -61,7 +62,9 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     create.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a rules option (repeatable)"
     )
-    create.add_argument("--kind", default="singles", choices=("singles", "threes", "partners"))
+    create.add_argument(
+        "--kind", default="singles", choices=[str(k) for k in KINDS], help="; ".join(k.description for k in KINDS)
+    )
     create.add_argument("--rounds", type=int, required=True)
     per = create.add_mutually_exclusive_group()
     per.add_argument("--games", type=int, help="games per round (default 1)")
@@ -89,6 +92,13 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         "--table", action="append", required=True, metavar="A,B", help="one table's entrants in seat order (repeatable)"
     )
     repair.add_argument("--reason", required=True)
+
+    forfeit = with_event("forfeit", "give a forfeit at a table of the round in play (audited)", _forfeit)
+    forfeit.add_argument("table", type=int, metavar="TABLE")
+    forfeit.add_argument(
+        "--loser", nargs="+", required=True, metavar="NAME", help="who forfeits: names or entrant numbers"
+    )
+    forfeit.add_argument("--reason", required=True, help="why (did not turn up, walked off...)")
 
     lock = with_event("lock", "lock the current round (its table codes stop working)", _lock)
     lock.add_argument("--reason", help="lock although some tables have not finished or confirmed")
@@ -221,9 +231,19 @@ def _print_round(view: Any) -> None:
             _out(f"  bye: {table.names[0]}")
         else:
             code = view.codes[table.number]
-            _out(f"  table {table.number}: {' v '.join(table.names)}  code {code}  match {table.match_id}")
+            _out(f"  table {table.number}: {table.versus}  code {code}  match {table.match_id}")
     for note in view.notes:
         _out(f"  note: {note}")
+
+
+def _forfeit(service: Any, args: argparse.Namespace) -> int:
+    token = _director(service, args.event)
+    given = service.forfeit(token, args.event, args.table, args.loser, reason=args.reason)
+    _out(
+        f"table {args.table}: forfeited by {', '.join(given.loser_names)} ({given.reason});"
+        f" the others score a forfeit win of {given.points} game points"
+    )
+    return 0
 
 
 def _repair(service: Any, args: argparse.Namespace) -> int:
@@ -250,7 +270,16 @@ def _pairings(service: Any, args: argparse.Namespace) -> int:
                     "method": view.method,
                     "locked": view.locked,
                     "tables": [
-                        {"table": t.number, "bye": t.bye, "names": list(t.names), "match": t.match_id}
+                        {
+                            "table": t.number,
+                            "bye": t.bye,
+                            "names": list(t.names),
+                            "sides": [list(team) for team in t.teams],
+                            "match": t.match_id,
+                            "forfeit": None
+                            if t.forfeit is None
+                            else {"losers": list(t.forfeit.loser_names), "reason": t.forfeit.reason},
+                        }
                         for t in view.tables
                     ],
                 }
@@ -262,10 +291,18 @@ def _pairings(service: Any, args: argparse.Namespace) -> int:
         if t.bye:
             _out(f"  bye: {t.names[0]}")
             continue
+        if t.forfeit is not None:
+            f = t.forfeit
+            _out(
+                f"  table {t.number}: {t.versus}: forfeited by {', '.join(f.loser_names)} ({f.reason});"
+                f" the others score a forfeit win, {f.points} gp"
+            )
+            continue
         r = t.result
         assert r is not None
         state = "provisional" if r.hands_played > r.hands_confirmed else "confirmed"
-        scores = ", ".join(f"{n} {s.game_points} gp {s.games_won} won" for n, s in zip(t.names, r.sides, strict=True))
+        figures = [t.side_of(i) for i in range(len(t.names))]
+        scores = ", ".join(f"{n} {s.game_points} gp {s.games_won} won" for n, s in zip(t.names, figures, strict=True))
         _out(f"  table {t.number}: {scores}  ({r.hands_confirmed}/{r.hands_played} hands {state})")
     return 0
 

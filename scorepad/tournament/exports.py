@@ -47,6 +47,7 @@ RESULTS_HEADER = (
     "hands confirmed",
     "provisional",
     "match id",
+    "forfeit",
 )
 
 
@@ -79,11 +80,34 @@ def results_rows(service: TournamentService, token: str | None, event_id: int) -
         view = service.round_view(token, event_id, number)
         for table in view.tables:
             if table.result is None:
-                rows.append([number, table.number, "bye", table.names[0], "", "", "", "", "", "", "", ""])
+                rows.append([number, table.number, "bye", table.names[0], "", "", "", "", "", "", "", "", ""])
                 continue
             result = table.result
+            forfeit = table.forfeit
             for seat, name in enumerate(table.names):
-                side = result.sides[seat]
+                if forfeit is not None:
+                    # The forfeit replaces the table's result: the losers nothing, the others a forfeit win.
+                    lost = table.entrants[seat] in forfeit.losers
+                    rows.append(
+                        [
+                            number,
+                            table.number,
+                            seat + 1,
+                            name,
+                            0 if lost else forfeit.points,
+                            0 if lost else forfeit.games,
+                            0,
+                            0,
+                            result.hands_played,
+                            0,
+                            "",
+                            table.match_id,
+                            f"{'forfeited' if lost else 'forfeit win'}: {forfeit.reason}",
+                        ]
+                    )
+                    continue
+                side = table.side_of(seat)
+                assert side is not None
                 rows.append(
                     [
                         number,
@@ -98,6 +122,7 @@ def results_rows(service: TournamentService, token: str | None, event_id: int) -
                         result.hands_confirmed,
                         "yes" if result.provisional or result.hands_played > result.hands_confirmed else "",
                         table.match_id,
+                        "",
                     ]
                 )
     return rows
@@ -182,6 +207,14 @@ def write_pdf(
     _atomic(path, write)
 
 
+def _seats_words(table: Any) -> str:
+    """A table's line in the printed pairings: the sides (partners joined by '&'), and a forfeit."""
+    words = str(table.versus)
+    if table.forfeit is not None:
+        words += f" (forfeited by {', '.join(table.forfeit.loser_names)}: {table.forfeit.reason})"
+    return words
+
+
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -220,7 +253,7 @@ def export_event(
             view = service.round_view(token, event_id)
             pairings = [
                 ["table", "seats"],
-                *[["bye" if t.bye else str(t.number), ", ".join(t.names)] for t in view.tables],
+                *[["bye" if t.bye else str(t.number), _seats_words(t)] for t in view.tables],
             ]
             title = f"{info['name']}: round {view.number} of {info['rounds']}"
         else:

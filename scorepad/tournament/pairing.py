@@ -1,4 +1,4 @@
-"""Pairings and seating: round robin by Berger tables, Swiss by weighted matching, tables of three.
+"""Pairings and seating: round robin by Berger tables, Swiss by weighted matching, tables of three and four.
 
 Everything here is a pure function of a ``PairingInput``: the same input
 (entrants, their standing before the round, who met whom, byes, forbidden
@@ -16,10 +16,11 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
-from typing import Any
+from operator import add
+from typing import Any, Protocol, TypeVar
 
 import networkx as nx
 
@@ -31,7 +32,17 @@ PAIRING_VERSION = "1"
 ROUND_ROBIN = "round-robin"
 SWISS = "swiss"
 THREES = "threes"
-METHODS = (ROUND_ROBIN, SWISS, THREES)
+FOURS = "fours"
+METHODS = (ROUND_ROBIN, SWISS, THREES, FOURS)
+
+
+class _Ordered(Protocol):
+    """A table's cost in a local search: anything ordered (a number, or a tuple compared level by level)."""
+
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
+_C = TypeVar("_C", bound=_Ordered)
 
 # The matching's stand-in for "no opponent" in an odd field.
 _BYE = -1
@@ -44,7 +55,8 @@ class Contender:
     ``score`` is the first standing figure (total game points, or games won
     where the rules have no game points); ``rank`` the place in the standings
     (1 is the top; distinct). ``met`` lists every entrant met before, once
-    per meeting; ``byes`` how many byes they have had.
+    per meeting; ``byes`` how many byes they have had. ``partnered`` (four-player
+    tables with rotating partners) lists every partner so far, once per round.
     """
 
     id: int
@@ -53,6 +65,7 @@ class Contender:
     rank: int
     byes: int = 0
     met: tuple[int, ...] = ()
+    partnered: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -93,6 +106,8 @@ class PairingInput:
                         rank=int(c["rank"]),
                         byes=int(c["byes"]),
                         met=tuple(int(m) for m in c["met"]),
+                        # Inputs stored before four-player tables existed have no partners.
+                        partnered=tuple(int(m) for m in c.get("partnered", ())),
                     )
                     for c in data["contenders"]
                 ),
@@ -139,6 +154,11 @@ def pair(inp: PairingInput) -> Pairing:
         return swiss(inp)
     if inp.method == THREES:
         return threes(inp)
+    if inp.method == FOURS:
+        # Imported here: the four-player seating builds on this module's classes.
+        from scorepad.tournament.fours import fours
+
+        return fours(inp)
     raise PairingError(f"unknown pairing method {inp.method!r}; the methods are " + ", ".join(METHODS))
 
 
@@ -331,19 +351,7 @@ def threes(inp: PairingInput) -> Pairing:
     Raises ``PairingError`` for fewer than three entrants, nobody left for a
     bye, or a forbidden pair it cannot separate.
     """
-    people = sorted(inp.contenders, key=lambda c: c.rank)
-    if len(people) < 3:
-        raise PairingError("tables of three need at least three entrants")
-    rng = random.Random(f"threes:{inp.seed}:{inp.round}")
-    byes_needed = len(people) % 3
-    eligible = [c for c in people if c.byes == 0]
-    if len(eligible) < byes_needed:
-        raise PairingError("not enough entrants without a bye for this round's byes, and nobody may have two")
-    byes = [c.id for c in eligible[-byes_needed:]] if byes_needed else []
-    rest = [c for c in people if c.id not in byes]
-    # Within equal scores, the order is a draw of lots from the seed.
-    keys = {c.id: rng.random() for c in rest}
-    rest.sort(key=lambda c: (-c.score, keys[c.id]))
+    people, rng, byes, rest = score_bands(inp, 3, "entrants")
     forbidden = {frozenset(p) for p in inp.forbidden}
     met = {c.id: set(c.met) for c in people}
     score = {c.id: c.score for c in people}
@@ -357,20 +365,7 @@ def threes(inp: PairingInput) -> Pairing:
         scores = [score[x] for x in table]
         return sum(pair_cost(a, b) for a, b in combinations(table, 2)) + max(scores) - min(scores)
 
-    tables = [[c.id for c in rest[i : i + 3]] for i in range(0, len(rest), 3)]
-    improved = True
-    while improved:
-        improved = False
-        for ta, tb in combinations(range(len(tables)), 2):
-            for i in range(3):
-                for j in range(3):
-                    a, b = tables[ta], tables[tb]
-                    before = cost(a) + cost(b)
-                    a2 = [*a[:i], b[j], *a[i + 1 :]]
-                    b2 = [*b[:j], a[i], *b[j + 1 :]]
-                    if cost(a2) + cost(b2) < before:
-                        tables[ta], tables[tb] = a2, b2
-                        improved = True
+    tables = improve_by_swaps([[c.id for c in rest[i : i + 3]] for i in range(0, len(rest), 3)], cost, add)
     names = {c.id: c.name for c in people}
     notes = []
     for table in tables:
@@ -387,6 +382,60 @@ def threes(inp: PairingInput) -> Pairing:
     rank = {c.id: c.rank for c in people}
     seated.sort(key=lambda t: min(rank[x] for x in t))
     return Pairing(tuple(seated), tuple(byes), tuple(sorted(notes)))
+
+
+def improve_by_swaps(
+    tables: list[list[int]], cost: Callable[[list[int]], _C], plus: Callable[[_C, _C], _C]
+) -> list[list[int]]:
+    """Swap two entrants of different tables whenever that lowers the two tables' cost, until no swap does.
+
+    ``cost`` gives a table's cost (anything ordered: a number, or a tuple
+    compared level by level) and ``plus`` adds two. Deterministic: the
+    swaps are tried in table and seat order. A local optimum, not always the best.
+    """
+    costs = [cost(t) for t in tables]
+    improved = True
+    while improved:
+        improved = False
+        for ta, tb in combinations(range(len(tables)), 2):
+            for i in range(len(tables[ta])):
+                for j in range(len(tables[tb])):
+                    a, b = tables[ta], tables[tb]
+                    a2 = [*a[:i], b[j], *a[i + 1 :]]
+                    b2 = [*b[:j], a[i], *b[j + 1 :]]
+                    ca, cb = cost(a2), cost(b2)
+                    if plus(ca, cb) < plus(costs[ta], costs[tb]):
+                        tables[ta], tables[tb] = a2, b2
+                        costs[ta], costs[tb] = ca, cb
+                        improved = True
+    return tables
+
+
+def score_bands(
+    inp: PairingInput, size: int, who: str
+) -> tuple[list[Contender], random.Random, list[int], list[Contender]]:
+    """The start of a seating at tables of ``size``: everyone by rank, the seed's draw, the byes, the rest.
+
+    Byes go to the lowest-ranked ``who`` without one (never a second), as
+    many as the field is over a multiple of ``size``; the rest are in
+    standing order, equal scores in an order drawn from the seed (``rng``
+    goes on drawing for the seats). Raises ``PairingError`` for a field
+    smaller than a table or too few without a bye.
+    """
+    people = sorted(inp.contenders, key=lambda c: c.rank)
+    if len(people) < size:
+        raise PairingError(f"tables of {size} need at least {size} {who}")
+    rng = random.Random(f"{inp.method}:{inp.seed}:{inp.round}")
+    byes_needed = len(people) % size
+    eligible = [c for c in people if c.byes == 0]
+    if len(eligible) < byes_needed:
+        raise PairingError(f"not enough {who} without a bye for this round's byes, and nobody may have two")
+    byes = [c.id for c in eligible[len(eligible) - byes_needed :]] if byes_needed else []
+    rest = [c for c in people if c.id not in byes]
+    # Within equal scores, the order is a draw of lots from the seed.
+    keys = {c.id: rng.random() for c in rest}
+    rest.sort(key=lambda c: (-c.score, keys[c.id]))
+    return people, rng, byes, rest
 
 
 def meetings(tables: Iterable[Sequence[int]]) -> set[frozenset[int]]:

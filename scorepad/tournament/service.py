@@ -36,12 +36,15 @@ from scorepad.store.tournament_models import (
     TournamentEntrant,
     TournamentEvent,
     TournamentForbidden,
+    TournamentForfeit,
     TournamentRound,
     TournamentTable,
 )
 from scorepad.tournament.access import Action, Caller, Gate, Role, check_password, hash_secret, new_table_code
 from scorepad.tournament.errors import AccessDenied, TournamentError
+from scorepad.tournament.kinds import KINDS, Kind
 from scorepad.tournament.pairing import (
+    FOURS,
     PAIRING_VERSION,
     ROUND_ROBIN,
     SWISS,
@@ -52,10 +55,16 @@ from scorepad.tournament.pairing import (
     draw_roster,
     pair,
 )
-from scorepad.tournament.results import TableResult, confirmed_prefix, hand_fingerprint, seats_for, table_result
+from scorepad.tournament.results import (
+    SideResult,
+    TableResult,
+    confirmed_prefix,
+    hand_fingerprint,
+    seats_for,
+    table_result,
+)
 from scorepad.tournament.standings import Entry, Outcome, Standing, compute_standings
 
-KINDS = {"singles": 2, "threes": 3, "partners": 4}
 UNITS = ("games", "hands")
 PAIRINGS = ("auto", ROUND_ROBIN, SWISS)
 # A round robin is chosen automatically up to this many entrants (Berger tables up to 10).
@@ -81,19 +90,59 @@ def scorepad_version() -> str:
 
 
 @dataclass(frozen=True)
+class ForfeitView:
+    """A forfeit given at a table: who forfeited, why, by whom and when, and what each winner scores."""
+
+    losers: tuple[int, ...]
+    loser_names: tuple[str, ...]
+    reason: str
+    actor: str
+    at: str
+    hands_played: int
+    # What everyone else at the table scores, as a bye would.
+    points: int
+    games: int
+
+
+@dataclass(frozen=True)
 class TableView:
-    """One table of a round as everyone may see it (no code)."""
+    """One table of a round as everyone may see it (no code).
+
+    ``sides`` is the number of sides at the table: entrant ``i`` plays for
+    side ``i % sides`` (four players in two partnerships: seats 0 and 2
+    against 1 and 3). ``result`` is what the match's confirmed hands give;
+    a ``forfeit`` replaces it in the standings.
+    """
 
     number: int
     match_id: int | None
     entrants: tuple[int, ...]
     names: tuple[str, ...]
     result: TableResult | None
+    sides: int = 0
+    forfeit: ForfeitView | None = None
 
     @property
     def bye(self) -> bool:
         """This line is a bye, not a table."""
         return self.match_id is None
+
+    @property
+    def teams(self) -> tuple[tuple[str, ...], ...]:
+        """The names side by side: one a side, or the two partners of each side at a four-player table."""
+        count = self.sides or len(self.names)
+        return tuple(tuple(n for i, n in enumerate(self.names) if i % count == side) for side in range(count))
+
+    @property
+    def versus(self) -> str:
+        """The sides in words: "Ann v Bob", or "Ann & Cy v Bob & Dee" for partners at a four-player table."""
+        return " v ".join(" & ".join(team) for team in self.teams)
+
+    def side_of(self, index: int) -> SideResult | None:
+        """The confirmed figures of the side entrant ``index`` (in seat order) plays for, if any."""
+        if self.result is None:
+            return None
+        return self.result.sides[index % len(self.result.sides)]
 
 
 @dataclass(frozen=True)
@@ -188,7 +237,8 @@ class TournamentService:
         if not name or len(name) > 80:
             raise TournamentError("an event needs a name of 1 to 80 characters")
         if kind not in KINDS:
-            raise TournamentError(f"an event is singles, threes or partners, not {kind!r}")
+            raise TournamentError(f"an event is {', '.join(KINDS[:-1])} or {KINDS[-1]}, not {kind!r}")
+        sort = Kind(kind)
         if unit not in UNITS:
             raise TournamentError(f"a round is a number of games or of hands, not {unit!r}")
         if not isinstance(rounds, int) or not 1 <= rounds <= 50:
@@ -197,16 +247,16 @@ class TournamentService:
             raise TournamentError(f"a round has 1 to 50 {unit}")
         if pairing not in PAIRINGS:
             raise TournamentError("the pairing is auto, round-robin or swiss, not " + repr(pairing))
-        if kind == "threes" and pairing == ROUND_ROBIN:
-            raise TournamentError("tables of three are seated by score bands, not by a round robin")
+        if sort in (Kind.THREES, Kind.FOURS) and pairing == ROUND_ROBIN:
+            raise TournamentError(f"tables of {sort.table_size} are seated by score bands, not by a round robin")
         check_password(password)
         options = dict(options or {})
-        if kind == "partners":
+        if sort.partnerships:
             if options.get("partners") is False:
-                raise TournamentError("a partnership event plays with the option partners on")
+                raise TournamentError(f"a {sort} event plays in partnerships, with the option partners on")
             options["partners"] = True
         try:
-            ruleset = make_ruleset(rules, KINDS[kind], options)
+            ruleset = make_ruleset(rules, sort.table_size, options)
         except RecordFormatError as err:
             raise TournamentError(str(err)) from None
         if bye_points is None:
@@ -219,11 +269,11 @@ class TournamentService:
                 name=name,
                 rules=ruleset.name,
                 options=dict(ruleset.options),
-                kind=kind,
+                kind=sort.value,
                 rounds=rounds,
                 unit=unit,
                 per_round=per_round,
-                pairing=THREES if kind == "threes" else pairing,
+                pairing={Kind.THREES: THREES, Kind.FOURS: FOURS}.get(sort, pairing),
                 seed=seed if seed is not None else secrets.token_hex(8),
                 bye_points=bye_points,
                 director_hash=hash_secret(password),
@@ -244,7 +294,7 @@ class TournamentService:
         caller = self.gate.require(token, event_id, Action.REGISTER)
         with session_scope(self._writer) as session:
             event = _event(session, event_id)
-            wanted = 2 if event.kind == "partners" else 1
+            wanted = Kind(event.kind).entrant_size
             names = [str(p).strip() for p in players]
             if len(names) != wanted or not all(names):
                 raise TournamentError(
@@ -308,9 +358,7 @@ class TournamentService:
     def forbid(self, token: str | None, event_id: int, first: str | int, second: str | int, reason: str) -> None:
         """Keep two entrants from ever sitting at one table (family, same club). Raises ``TournamentError``."""
         caller = self.gate.require(token, event_id, Action.FORBID)
-        reason = (reason or "").strip()
-        if not reason:
-            raise TournamentError("say why the two may not meet (family, same club...)")
+        reason = _reason(reason, "say why the two may not meet (family, same club...)")
         with session_scope(self._writer) as session:
             a, b = _entrant(session, event_id, first), _entrant(session, event_id, second)
             if a.id == b.id:
@@ -365,9 +413,7 @@ class TournamentService:
         Raises ``TournamentError``.
         """
         caller = self.gate.require(token, event_id, Action.REPAIR)
-        reason = (reason or "").strip()
-        if not reason:
-            raise TournamentError("a manual re-pairing needs a reason for the audit")
+        reason = _reason(reason, "a manual re-pairing needs a reason for the audit")
         with session_scope(self._engine) as session:
             event = _event(session, event_id)
             current = _latest_round(session, event_id)
@@ -376,7 +422,7 @@ class TournamentService:
             for table in _tables(session, current.id):
                 if table.match_id is not None and self.store.load(table.match_id).hands:
                     raise TournamentError(f"table {table.number} has started playing; re-pair before the first hand")
-            size = KINDS[event.kind] if event.kind != "partners" else 2
+            size = Kind(event.kind).entrants_per_table
             active = {c.id for c in PairingInput.from_dict(current.inputs).contenders}
             ids: list[tuple[int, ...]] = []
             seen: set[int] = set()
@@ -423,9 +469,10 @@ class TournamentService:
             if current is None or current.locked_at is not None:
                 raise TournamentError("there is no round in play to lock")
             tables = _tables(session, current.id)
+            forfeited = _forfeits(session, [_pk(t) for t in tables])
         waiting = []
         for table in tables:
-            if table.match_id is None:
+            if table.match_id is None or table.id in forfeited:
                 continue
             result = self._table_result(table)
             if not _complete(event, result) or result.provisional:
@@ -473,21 +520,22 @@ class TournamentService:
         """Check that the caller may write to ``match_id`` (a web layer calls this before the store).
 
         The director may write to any match of the event; a table only to
-        its own match in the current round. Raises ``AccessDenied``.
+        its own match in the current round. Raises ``AccessDenied``, and
+        ``TournamentError`` for a forfeited table (its match takes no more entries).
         """
         caller = self.gate.require(token, event_id, Action.SCORE)
-        if caller.role == Role.TABLE:
-            if self._match_of(caller) != match_id:
-                raise AccessDenied(f"table {caller.table_number} may only change its own match")
-            return caller
+        if caller.role == Role.TABLE and self._match_of(caller) != match_id:
+            raise AccessDenied(f"table {caller.table_number} may only change its own match")
         with session_scope(self._engine) as session:
             row = session.execute(
                 select(TournamentTable)
                 .join(TournamentRound, col(TournamentRound.id) == col(TournamentTable.round_id))
                 .where(col(TournamentRound.event_id) == event_id, col(TournamentTable.match_id) == match_id)
             ).scalar_one_or_none()
-        if row is None:
-            raise AccessDenied(f"match {match_id} is not a match of this event")
+            if row is None:
+                raise AccessDenied(f"match {match_id} is not a match of this event")
+            if _forfeits(session, [_pk(row)]):
+                raise TournamentError(f"table {row.number} was forfeited: its match takes no more entries")
         return caller
 
     def start_hand(self, token: str | None, event_id: int, match_id: int, setter: int | None = None) -> MatchSnapshot:
@@ -530,9 +578,7 @@ class TournamentService:
         raises ``TournamentError`` without a reason, and what the store raises.
         """
         caller = self.gate.require(token, event_id, Action.REPAIR)
-        reason = (reason or "").strip()
-        if not reason:
-            raise TournamentError("a correction needs a reason for the audit")
+        reason = _reason(reason, "a correction needs a reason for the audit")
         self.authorize_match(token, event_id, match_id)
         device = f"{caller.label}: {reason}"
         state = self.store.undo(match_id, device=device) if undo else self.store.amend(match_id, amend, device=device)
@@ -557,6 +603,91 @@ class TournamentService:
                 },
             )
         return state
+
+    def forfeit(
+        self, token: str | None, event_id: int, table_number: int, losers: Sequence[str | int], *, reason: str
+    ) -> ForfeitView:
+        """The director gives a forfeit at a table of the round in play: ``losers`` (names or numbers) forfeit.
+
+        The losers score nothing for the round; everyone else at the table
+        scores a forfeit win, as a bye (the event's bye points, and the
+        round's games as games won when a round is games). Naming everyone
+        is a double forfeit: nobody scores. Hands already played stay in the
+        match's log but no longer count, and the match takes no more entries.
+        A forfeit is no meeting (the entrants may be paired again) and a
+        forfeit win counts as a bye (nobody has a bye after one). Audited
+        (who, when, why), readable by everyone. Director only; refused
+        without a reason, at a bye, twice at one table, and once the round
+        is locked. Raises ``TournamentError``.
+        """
+        caller = self.gate.require(token, event_id, Action.FORFEIT)
+        reason = _reason(reason, "a forfeit needs a reason for the audit (did not turn up, walked off...)")
+        with session_scope(self._engine) as session:
+            event = _event(session, event_id)
+            current = _latest_round(session, event_id)
+            if current is None:
+                raise TournamentError("no round is paired yet")
+            if current.locked_at is not None:
+                raise TournamentError(
+                    f"round {current.number} is locked: a forfeit is given in the round in play, before its lock"
+                )
+            table = _table(session, current, table_number)
+            if table.match_id is None:
+                raise TournamentError(f"table {table_number} is a bye: there is nobody to forfeit against")
+            if _forfeits(session, [_pk(table)]):
+                raise TournamentError(f"table {table_number} has already been forfeited")
+            ids: list[int] = []
+            for ref in losers:
+                row = _entrant(session, event_id, ref)
+                if _pk(row) not in table.entrants:
+                    raise TournamentError(f"{row.name} does not play at table {table_number} in this round")
+                if _pk(row) not in ids:
+                    ids.append(_pk(row))
+            if not ids:
+                raise TournamentError("name who forfeits, by name or entrant number")
+            names = {_pk(e): e.name for e in _entrants(session, event_id)}
+            match_id = table.match_id
+        seated = [x for x in table.entrants if x in ids]
+        hands = len(self.store.load(match_id).hands)
+        now = utcnow()
+        try:
+            with session_scope(self._writer) as session:
+                session.add(
+                    TournamentForfeit(
+                        table_id=_pk(table),
+                        losers=seated,
+                        reason=reason,
+                        actor=caller.label,
+                        hands_played=hands,
+                        at=now,
+                    )
+                )
+                _audit(
+                    session,
+                    event_id,
+                    caller.label,
+                    "forfeit",
+                    {
+                        "round": current.number,
+                        "table": table_number,
+                        "losers": [names[x] for x in seated],
+                        "winners": [names[x] for x in table.entrants if x not in ids],
+                        "reason": reason,
+                        "hands_played": hands,
+                    },
+                )
+        except IntegrityError:
+            raise TournamentError(f"table {table_number} has already been forfeited") from None
+        return ForfeitView(
+            losers=tuple(seated),
+            loser_names=tuple(names[x] for x in seated),
+            reason=reason,
+            actor=caller.label,
+            at=now.isoformat(),
+            hands_played=hands,
+            points=event.bye_points,
+            games=_bye_games(event),
+        )
 
     def confirm(
         self,
@@ -586,6 +717,8 @@ class TournamentService:
                 raise AccessDenied(f"table {caller.table_number} may only confirm its own table")
             if table.match_id is None:
                 raise TournamentError(f"table {table_number} is a bye: there is nothing to confirm")
+            if _forfeits(session, [_pk(table)]):
+                raise TournamentError(f"table {table_number} was forfeited: there is nothing to confirm")
             players = {p.casefold() for e in _entrants(session, event_id) if e.id in table.entrants for p in e.players}
             done = self._confirmations(session, table.id)
         by = (by or "").strip()
@@ -636,8 +769,11 @@ class TournamentService:
             rnd = _latest_round(session, event_id) if number is None else _round(session, event_id, number)
             if rnd is None:
                 raise TournamentError("no round is paired yet" if number is None else f"round {number} is not paired")
+            event = _event(session, event_id)
             tables = _tables(session, rnd.id)
-            names = {e.id: e.name for e in _entrants(session, event_id)}
+            names = {_pk(e): e.name for e in _entrants(session, event_id)}
+            forfeits = _forfeits(session, [_pk(t) for t in tables])
+        sides = Kind(event.kind).sides
         views = tuple(
             TableView(
                 number=t.number,
@@ -645,6 +781,8 @@ class TournamentService:
                 entrants=tuple(t.entrants),
                 names=tuple(names[x] for x in t.entrants),
                 result=self._table_result(t) if t.match_id is not None else None,
+                sides=1 if t.match_id is None else sides,
+                forfeit=_forfeit_view(forfeits[_pk(t)], event, names) if _pk(t) in forfeits else None,
             )
             for t in tables
         )
@@ -683,7 +821,7 @@ class TournamentService:
                 "pairing": event.pairing,
                 "bye_points": event.bye_points,
                 "rounds_paired": _rounds_paired(session, event_id),
-                "game_points": make_ruleset(event.rules, KINDS[event.kind], event.options).game_points,
+                "game_points": make_ruleset(event.rules, Kind(event.kind).table_size, event.options).game_points,
             }
 
     def audit(self, token: str | None, event_id: int) -> list[AuditLine]:
@@ -799,7 +937,7 @@ class TournamentService:
 
     def _outcomes(self, session: Session, event: TournamentEvent, through: int | None) -> list[Outcome]:
         out: list[Outcome] = []
-        bye_games = event.per_round if event.unit == "games" else 0
+        bye_games = _bye_games(event)
         rounds = session.execute(
             select(TournamentRound)
             .where(col(TournamentRound.event_id) == event.id)
@@ -808,25 +946,51 @@ class TournamentService:
         for rnd in rounds:
             if through is not None and rnd.number > through:
                 break
-            for table in _tables(session, rnd.id):
+            tables = _tables(session, rnd.id)
+            forfeits = _forfeits(session, [_pk(t) for t in tables])
+            for table in tables:
                 if table.match_id is None:
                     out.append(Outcome(table.entrants[0], rnd.number, None, (), event.bye_points, bye_games, 0, 0))
                     continue
+                forfeit = forfeits.get(_pk(table))
+                if forfeit is not None:
+                    # No game was played: no opponent, no spread; the winners score as a bye.
+                    for entrant in table.entrants:
+                        lost = entrant in forfeit.losers
+                        points, games = (0, 0) if lost else (event.bye_points, bye_games)
+                        out.append(
+                            Outcome(
+                                entrant,
+                                rnd.number,
+                                table.number,
+                                (),
+                                points,
+                                games,
+                                0,
+                                0,
+                                forfeit=_LOST if lost else _WON,
+                            )
+                        )
+                    continue
                 result = self._table_result(table)
-                for side, entrant in enumerate(table.entrants):
+                sides = len(result.sides)
+                for index, entrant in enumerate(table.entrants):
+                    # Entrant i plays for side i % sides (four players: seats 0 and 2 against 1 and 3),
+                    # and is credited with the side's figures; the opponents are the other sides' entrants.
+                    side = index % sides
                     figures = result.sides[side]
-                    others = tuple(x for x in table.entrants if x != entrant)
+                    against = {x: figures.against[j % sides] for j, x in enumerate(table.entrants) if j % sides != side}
                     out.append(
                         Outcome(
                             entrant=entrant,
                             round=rnd.number,
                             table=table.number,
-                            opponents=others,
+                            opponents=tuple(against),
                             game_points=figures.game_points,
                             games_won=figures.games_won,
                             rubes=figures.rubes,
                             spread=figures.spread,
-                            against={table.entrants[o]: v for o, v in figures.against.items()},
+                            against=against,
                             provisional=result.hands_played > result.hands_confirmed,
                         )
                     )
@@ -834,7 +998,7 @@ class TournamentService:
 
     def _standings(self, session: Session, event: TournamentEvent, through: int | None) -> list[Standing]:
         entries = [Entry(_pk(e), e.number, e.name) for e in _entrants(session, _pk(event))]
-        rules = make_ruleset(event.rules, KINDS[event.kind], event.options)
+        rules = make_ruleset(event.rules, Kind(event.kind).table_size, event.options)
         return compute_standings(entries, self._outcomes(session, event, through), game_points=rules.game_points)
 
     def _pairing_input(
@@ -848,23 +1012,36 @@ class TournamentService:
             if e.joined_round <= number and (e.withdrawn_round is None or e.withdrawn_round > number)
         ]
         standing = {s.entrant: s for s in self._standings(session, event, number - 1)} if number > 1 else {}
-        rules = make_ruleset(event.rules, KINDS[event.kind], event.options)
+        rules = make_ruleset(event.rules, Kind(event.kind).table_size, event.options)
         met: dict[int, list[int]] = {_pk(e): [] for e in entrants}
+        partnered: dict[int, list[int]] = {_pk(e): [] for e in entrants}
         byes: dict[int, int] = {_pk(e): 0 for e in entrants}
+        fours = event.kind == Kind.FOURS
         for rnd in session.execute(
             select(TournamentRound).where(
                 col(TournamentRound.event_id) == event.id, col(TournamentRound.number) < number
             )
         ).scalars():
-            for table in _tables(session, rnd.id):
+            tables = _tables(session, rnd.id)
+            forfeits = _forfeits(session, [_pk(t) for t in tables])
+            for table in tables:
                 if table.match_id is None:
                     byes[table.entrants[0]] += 1
-                for x in table.entrants:
+                    continue
+                forfeit = forfeits.get(_pk(table))
+                if forfeit is not None:
+                    # FIDE C.04.1: a forfeit is no meeting, and a forfeit win rules out a later bye.
+                    for x in table.entrants:
+                        byes[x] += x not in forfeit.losers
+                    continue
+                for i, x in enumerate(table.entrants):
                     met[x].extend(y for y in table.entrants if y != x)
+                    if fours:
+                        partnered[x].append(table.entrants[(i + 2) % 4])
         ordered = sorted(
             active, key=lambda e: (standing[e.id].place if e.id in standing else len(entrants) + 1, e.number)
         )
-        per_game = MOST_GAME_POINTS * (KINDS[event.kind] - 1 if event.kind == "threes" else 1)
+        per_game = MOST_GAME_POINTS * (2 if event.kind == Kind.THREES else 1)
         max_per_round = event.per_round * (per_game if rules.game_points else 1)
         contenders = tuple(
             Contender(
@@ -876,6 +1053,7 @@ class TournamentService:
                 rank=rank,
                 byes=byes[_pk(e)],
                 met=tuple(sorted(met[_pk(e)])),
+                partnered=tuple(sorted(partnered[_pk(e)])),
             )
             for rank, e in enumerate(ordered, 1)
         )
@@ -896,7 +1074,7 @@ class TournamentService:
             method=method,
             round=number,
             rounds=event.rounds,
-            table_size=3 if event.kind == "threes" else 2,
+            table_size=Kind(event.kind).entrants_per_table,
             seed=f"{event.seed}:{number}",
             contenders=contenders,
             forbidden=forbidden,
@@ -921,7 +1099,7 @@ class TournamentService:
         options = dict(event.options)
         match_ids = []
         for t, entrants in enumerate(seated.tables, 1):
-            players = seats_for([data.players[x] for x in entrants], partners=event.kind == "partners")
+            players = seats_for([data.players[x] for x in entrants], partners=event.kind == Kind.PARTNERS)
             match_id = self.store.create_match(event.rules, options, players, device=caller.label)
             label_match(self.store, match_id, f"Event {event.id} R{number} T{t}", device=caller.label)
             match_ids.append(match_id)
@@ -1107,8 +1285,8 @@ def _table(session: Session, rnd: TournamentRound | None, number: int) -> Tourna
 
 def _method(session: Session, event: TournamentEvent, field: int | None = None, forbidden: bool = False) -> str:
     """How the event pairs: fixed by round 1 (its stored inputs), else chosen now."""
-    if event.pairing == THREES:
-        return THREES
+    if event.pairing in (THREES, FOURS):
+        return event.pairing
     first = _round(session, _pk(event), 1)
     if first is not None:
         return PairingInput.from_dict(first.inputs).method
@@ -1132,3 +1310,43 @@ def _complete(event: TournamentEvent, result: TableResult) -> bool:
 
 def _audit(session: Session, event_id: int, actor: str, action: str, detail: dict[str, Any]) -> None:
     session.add(TournamentAudit(event_id=event_id, at=utcnow(), actor=actor, action=action, detail=detail))
+
+
+_WON = "win"
+_LOST = "lost"
+
+
+def _reason(reason: str | None, refusal: str) -> str:
+    """A director's reason for the audit, trimmed. Raises ``TournamentError`` (``refusal``) for none."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise TournamentError(refusal)
+    return reason
+
+
+def _bye_games(event: TournamentEvent) -> int:
+    """The games won a bye (or a forfeit win) gives: the round's games when a round is games."""
+    return event.per_round if event.unit == "games" else 0
+
+
+def _forfeits(session: Session, table_ids: Sequence[int]) -> dict[int, TournamentForfeit]:
+    """The forfeits given at these tables, by table id."""
+    if not table_ids:
+        return {}
+    rows = session.execute(
+        select(TournamentForfeit).where(col(TournamentForfeit.table_id).in_(list(table_ids)))
+    ).scalars()
+    return {r.table_id: r for r in rows}
+
+
+def _forfeit_view(row: TournamentForfeit, event: TournamentEvent, names: dict[int, str]) -> ForfeitView:
+    return ForfeitView(
+        losers=tuple(row.losers),
+        loser_names=tuple(names[x] for x in row.losers),
+        reason=row.reason,
+        actor=row.actor,
+        at=row.at.isoformat(),
+        hands_played=row.hands_played,
+        points=event.bye_points,
+        games=_bye_games(event),
+    )

@@ -46,6 +46,8 @@ class Outcome:
     spread: int
     against: Mapping[int, int] = field(default_factory=dict)
     provisional: bool = False
+    # A forfeit at the table: "win" (scored as a bye) or "lost" (nothing); None when it was played.
+    forfeit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,13 @@ class Standing:
     rounds: int
     provisional: bool
     working: tuple[str, ...]
+
+
+def _how(outcome: Outcome) -> str:
+    """What the working says of a round not played at a table: a bye, a forfeit win, a forfeit."""
+    if outcome.table is None:
+        return " (bye)"
+    return {"win": " (forfeit win)", "lost": " (forfeited)"}.get(outcome.forfeit or "", "")
 
 
 def tiebreak_order(game_points: bool) -> tuple[str, ...]:
@@ -111,7 +120,7 @@ def compute_standings(entries: Sequence[Entry], outcomes: Sequence[Outcome], *, 
         ):
             if what in ("game_points", "rubes") and not game_points:
                 continue
-            parts = " + ".join(f"R{o.round} {getattr(o, what)}{' (bye)' if o.table is None else ''}" for o in results)
+            parts = " + ".join(f"R{o.round} {getattr(o, what)}{_how(o)}" for o in results)
             lines.append(f"{label} {total(e.id, what)}" + (f" = {parts}" if parts else ""))
         opp_words = " + ".join(f"{names.get(opp, opp)} {points}" for opp, points in counted) or "0"
         if dropped is not None:

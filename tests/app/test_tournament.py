@@ -33,9 +33,9 @@ from scorepad.app.tournament import (
 )
 from scorepad.simulate import simulate
 from scorepad.store import Store, StoreError, open_store
-from scorepad.tournament import TournamentService
+from scorepad.tournament import KINDS, TournamentService
 from scorepad.tournament.errors import AccessDenied, TooManyAttempts, TournamentError
-from scorepad.tournament.service import KINDS, PAIRINGS
+from scorepad.tournament.service import PAIRINGS
 
 # The store tests' PostgreSQL fixtures (a fresh schema per test), as tests/tournament uses them.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -152,6 +152,7 @@ def test_the_hall_and_spectators_change_nothing(store: Store, event) -> None:
         lambda: service.correct(hall.token, event_id, match_id, reason="x", undo=True),
         lambda: service.confirm(hall.token, event_id, 1, by="Ann"),
         lambda: service.new_code(hall.token, event_id, 1),
+        lambda: service.forfeit(hall.token, event_id, 1, ["Ann"], reason="x"),
     ):
         with pytest.raises(AccessDenied):
             write()
@@ -410,3 +411,53 @@ async def test_an_event_address_opened_in_the_home_pages_tab_shows_the_event_pag
     finally:
         wired.close()
         store.close()
+
+
+def test_a_table_device_cannot_forfeit_and_the_directors_forfeit_closes_the_table(store: Store, event) -> None:
+    service, event_id, desk, codes = event
+    device, table = device_on(service, event_id, codes[1], store)
+    line = desk.tables()[0]
+    loser, _winner = line.names
+    # The table's own credential, at its own table: refused by the service, not only hidden by the page.
+    with pytest.raises(AccessDenied, match="only the director"):
+        service.forfeit(device.token, event_id, 1, [loser], reason="they left")
+    assert not any(a.action == "forfeit" for a in service.audit(None, event_id))
+    assert not desk.forfeit(1, "", "did not turn up"), "a forfeit without anyone named"
+    assert not desk.forfeit(1, loser, " "), "a forfeit without a reason"
+    assert desk.message is not None and "reason" in desk.message
+    assert desk.forfeit(1, loser, "did not turn up"), desk.message
+    assert desk.tables()[0].state == f"forfeited by {loser} (did not turn up)"
+    assert any("forfeit table 1 - did not turn up" in a for a in desk.audit_lines())
+    assert "    game points 2 = R1 2 (forfeit win)" in desk.working()
+    # The table's phone can no longer write to its match.
+    with pytest.raises(StoreError, match="forfeited"):
+        device.guarded(store).start_hand(device.match_id, 0, device="web:test")
+    assert table.state.hands == []
+
+
+def test_a_fours_table_phone_plays_a_partnership_hand_and_the_other_side_confirms(store: Store) -> None:
+    service = TournamentService(store)
+    event_id = service.create_event(name="Fours", password=PASSWORD, rounds=2, kind="fours", seed="s", unit="hands")
+    desk = Desk(service, event_id)
+    assert desk.sign_in(PASSWORD), desk.message
+    for name in ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"):
+        assert desk.register(name), desk.message
+    assert desk.pair(), desk.message
+    line = desk.tables()[0]
+    a, b, c, d = line.names
+    assert line.versus == f"{a} & {c} v {b} & {d}"
+    hall = Hall(service, event_id)
+    hall.load()
+    assert f"{a}: table 1 (with {c} v {b}, {d})" in hall.by_name()
+    device, table = device_on(service, event_id, desk.codes[1], store)
+    assert table.state.players == [a, b, c, d] and table.state.rules.partners
+    match, _ = simulate("smartt", 4, 200, 5, {"partners": True})
+    hand = match.to_record()["hands"][0]
+    play_hand(table, hand)
+    assert table.state.hands[0].finished
+    # The side that did not score the hand confirms it: both its players are named.
+    confirmers = device.confirmers(table.state, 1)
+    assert sorted(confirmers) in (sorted([a, c]), sorted([b, d]))
+    assert device.confirm(table.state, 1), device.message
+    standings = {s.name: s for s in service.standings(None, event_id)}
+    assert standings[a].spread == standings[c].spread == -standings[b].spread == -standings[d].spread

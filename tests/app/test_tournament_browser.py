@@ -360,3 +360,30 @@ def test_the_hall_and_the_director_follow_a_table_served_by_another_process(
         assert server.log_path is not None
         log = server.log_path.read_text(errors="replace")
         assert "Traceback" not in log, log[-3000:]
+
+
+def test_the_director_gives_a_forfeit_from_the_page(
+    chromium: Any, served: tuple[AppServer, int], pages: dict[str, TablePage]
+) -> None:
+    app, event_id = served
+    director = TablePage(chromium, app.url, viewport=DIRECTOR)
+    pages["director"] = director
+    director.open(f"event/{event_id}/director", ready="password")
+    director.fill("password", PASSWORD)
+    director.tap("sign-in")
+    director.wait_contains("event-title", "no round paired yet")
+    for name in PLAYERS[:4]:
+        director.fill("player", name)
+        director.tap("register")
+        director.wait_contains("message", f"{name} registered")
+    director.tap("pair")
+    director.wait_contains("event-title", "round 1 of 2")
+    absent = re.match(r"Table 2: (\w+) v (\w+)", director.text("table-2"))
+    assert absent is not None, director.text("table-2")
+    director.fill("forfeit-table", "2")
+    director.fill("forfeit-losers", absent.group(1))
+    director.fill("forfeit-reason", "did not turn up")
+    tap_until(director, "forfeit", lambda t: director.wait_contains("message", "Table 2 forfeited", timeout=t))
+    director.wait_contains("table-2", f"forfeited by {absent.group(1)} (did not turn up)")
+    director.wait_contains("audit", "forfeit table 2 - did not turn up")
+    director.wait_contains("standings", "R1 2 (forfeit win)")

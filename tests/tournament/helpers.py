@@ -6,7 +6,9 @@ from functools import cache
 from typing import Any
 
 from scorepad.simulate import simulate
-from scorepad.tournament import TournamentService
+from scorepad.tournament import Kind, TournamentService
+
+from .conftest import PASSWORD
 
 
 @cache
@@ -32,3 +34,29 @@ def play_hands(
             service.append(token, event_id, match_id, event)
         if "remaining" in hand:
             service.settle(token, event_id, match_id, hand["remaining"])
+
+
+def new_event(service: TournamentService, names: list[str], **settings: Any) -> tuple[int, str]:
+    """An event with these entrants registered ("A+B" for a partnership): (its id, the director's token)."""
+    # Games to 60, not 250: a few hands a game keep the tests short (the rules are the same).
+    settings.setdefault("options", {"target": 60})
+    event = service.create_event(name="Club night", password=PASSWORD, seed="fixed", **settings)
+    token = service.login_director(event, PASSWORD)
+    for name in names:
+        service.register(token, event, name.split("+"))
+    return event, token
+
+
+def play_round(service: TournamentService, event: int, view: Any, *, hands: int | None = None, seed: int = 0) -> None:
+    """Each table plays (its first game, or its first ``hands`` hands) and the opposing side confirms."""
+    info = service.event_info(None, event)
+    players = Kind(info["kind"]).table_size
+    options = tuple(sorted(info["options"].items()))
+    for table in view.tables:
+        if table.bye:
+            continue
+        tablet = service.join_table(event, view.codes[table.number])
+        record_hands = game_hands(info["rules"], players, seed + table.number, options)
+        play_hands(service, tablet, event, table.match_id, record_hands[:hands] if hands else record_hands)
+        opponent = table.names[-1].split(" & ")[0]
+        assert service.confirm(tablet, event, table.number, by=opponent)

@@ -59,6 +59,7 @@ def _mutations(service: TournamentService, event: int, view, match_id: int):
         ("new code", lambda t: service.new_code(t, event, 1)),
         ("hall", lambda t: service.issue_hall(t, event)),
         ("export", lambda t: service.match_ids(t, event)),
+        ("forfeit", lambda t: service.forfeit(t, event, first.number, [first.names[0]], reason="x")),
         ("start", lambda t: service.start_hand(t, event, match_id, 0)),
         ("append", lambda t: service.append(t, event, match_id, {"play": "6-6"})),
         ("settle", lambda t: service.settle(t, event, match_id, [[], []])),
@@ -103,7 +104,7 @@ def test_a_table_code_edits_only_its_own_table(service: TournamentService, event
             call()
     assert not service.store.load(other.match_id).hands
     # Nor anything of the director's.
-    for what, call in _mutations(service, event_id, view, other.match_id)[:9]:
+    for what, call in _mutations(service, event_id, view, other.match_id)[:10]:
         with pytest.raises(AccessDenied, match="only the director"):
             call(tablet)
         assert what

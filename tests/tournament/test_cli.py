@@ -158,3 +158,35 @@ def test_repair_reseats_the_round_and_says_why_in_the_audit(db: str, capsys: pyt
     with open_store(db) as store:
         (repair,) = [a for a in TournamentService(store).audit(None, 1) if a.action == "repair"]
     assert repair.detail["reason"] == "Ann's lift" and repair.detail["tables"] == [["Ann", "Dee"], ["Cy", "Bob"]]
+
+
+def test_a_fours_event_and_a_forfeit_from_the_command_line(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    _ok(capsys, "create", "Fours", "--kind", "fours", "--rounds", "2", "--seed", "s", "--db", db)
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    for name in names:
+        _ok(capsys, "register", "1", name, "--db", db)
+    paired = _ok(capsys, "pair", "1", "--db", db)
+    assert "round 1 (fours)" in paired
+    tables = json.loads(_ok(capsys, "pairings", "1", "--json", "--db", db))["tables"]
+    first = tables[0]
+    seats = first["names"]
+    # Partners crosswise: seats 1 and 3 against 2 and 4.
+    assert first["sides"] == [[seats[0], seats[2]], [seats[1], seats[3]]]
+    assert f"table 1: {seats[0]} & {seats[2]} v {seats[1]} & {seats[3]}  code 1-" in paired
+    # --reason is required (status 2, argparse's); a table the loser does not sit at is refused (status 1).
+    with pytest.raises(SystemExit) as exit_:
+        main(["tournament", "forfeit", "1", "1", "--loser", seats[0], "--db", db])
+    assert exit_.value.code == 2
+    capsys.readouterr()
+    elsewhere = tables[1]["names"][0]
+    line = _refused(capsys, 1, "forfeit", "1", "1", "--loser", elsewhere, "--reason", "x", "--db", db)
+    assert line == f"{elsewhere} does not play at table 1 in this round"
+    number = str(names.index(seats[0]) + 1)
+    out = _ok(capsys, "forfeit", "1", "1", "--loser", number, "--reason", "did not turn up", "--db", db)
+    assert out.strip() == (
+        f"table 1: forfeited by {seats[0]} (did not turn up); the others score a forfeit win of 2 game points"
+    )
+    shown = _ok(capsys, "pairings", "1", "--db", db)
+    assert f"forfeited by {seats[0]} (did not turn up)" in shown
+    standings = _ok(capsys, "standings", "1", "--working", "--db", db)
+    assert "game points 2 = R1 2 (forfeit win)" in standings and "game points 0 = R1 0 (forfeited)" in standings

@@ -12,36 +12,11 @@ from scorepad.tournament import TournamentError, TournamentService
 from scorepad.tournament import service as service_module
 
 from .conftest import PASSWORD
-from .helpers import game_hands, play_hands
-
-
-def _event(service: TournamentService, names: list[str], **settings) -> tuple[int, str]:
-    # Games to 60, not 250: a few hands a game keep the tests short (the rules are the same).
-    settings.setdefault("options", {"target": 60})
-    event = service.create_event(name="Club night", password=PASSWORD, seed="fixed", **settings)
-    token = service.login_director(event, PASSWORD)
-    for name in names:
-        service.register(token, event, name.split("+"))
-    return event, token
-
-
-def _play_round(service: TournamentService, event: int, view, *, hands: int | None = None, seed: int = 0) -> None:
-    """Each table plays (its first game, or its first ``hands`` hands) and the opposing side confirms."""
-    info = service.event_info(None, event)
-    players = {"singles": 2, "threes": 3, "partners": 4}[info["kind"]]
-    options = tuple(sorted(info["options"].items()))
-    for table in view.tables:
-        if table.bye:
-            continue
-        tablet = service.join_table(event, view.codes[table.number])
-        record_hands = game_hands(info["rules"], players, seed + table.number, options)
-        play_hands(service, tablet, event, table.match_id, record_hands[:hands] if hands else record_hands)
-        opponent = table.names[-1].split(" & ")[0]
-        assert service.confirm(tablet, event, table.number, by=opponent)
+from .helpers import game_hands, new_event, play_hands, play_round
 
 
 def test_a_round_robin_of_four_plays_everyone_once_with_confirmed_standings(service: TournamentService) -> None:
-    event, director = _event(service, ["Ann", "Bob", "Cy", "Dee"], rounds=3)
+    event, director = new_event(service, ["Ann", "Bob", "Cy", "Dee"], rounds=3)
     met = []
     for number in (1, 2, 3):
         view = service.pair_round(director, event)
@@ -51,7 +26,7 @@ def test_a_round_robin_of_four_plays_everyone_once_with_confirmed_standings(serv
         # Each table's game is an ordinary stored match, seated in pairing order.
         for table in view.tables:
             assert service.store.load(table.match_id).players == list(table.names)
-        _play_round(service, event, view, seed=10 * number)
+        play_round(service, event, view, seed=10 * number)
         if number == 1:
             with pytest.raises(TournamentError, match="round robin's schedule is fixed"):
                 service.register(director, event, ["Eve"])
@@ -69,7 +44,7 @@ def test_a_round_robin_of_four_plays_everyone_once_with_confirmed_standings(serv
 
 
 def test_swiss_with_a_forbidden_pair_a_late_entry_and_a_withdrawal(service: TournamentService) -> None:
-    event, director = _event(service, ["Ann", "Bob", "Cy", "Dee", "Eve"], rounds=3, pairing="swiss", unit="hands")
+    event, director = new_event(service, ["Ann", "Bob", "Cy", "Dee", "Eve"], rounds=3, pairing="swiss", unit="hands")
     service.forbid(director, event, "Ann", "Bob", "family")
     one = service.pair_round(director, event)
     assert one.method == "swiss"
@@ -77,7 +52,7 @@ def test_swiss_with_a_forbidden_pair_a_late_entry_and_a_withdrawal(service: Tour
     (bye1,) = [t.entrants[0] for t in one.tables if t.bye]
     with pytest.raises(TournamentError, match="not locked"):
         service.pair_round(director, event)
-    _play_round(service, event, one, hands=1)
+    play_round(service, event, one, hands=1)
     service.lock_round(director, event)
     fay = service.register(director, event, ["Fay"])
     assert service.withdraw(director, event, "Cy") == 2
@@ -96,7 +71,7 @@ def test_swiss_with_a_forbidden_pair_a_late_entry_and_a_withdrawal(service: Tour
 
 
 def test_only_confirmed_hands_count_and_a_correction_unconfirms(service: TournamentService) -> None:
-    event, director = _event(service, ["Ann", "Bob"], rounds=1)
+    event, director = new_event(service, ["Ann", "Bob"], rounds=1)
     view = service.pair_round(director, event)
     (table,) = view.tables
     tablet = service.join_table(event, view.codes[1])
@@ -124,11 +99,11 @@ def test_only_confirmed_hands_count_and_a_correction_unconfirms(service: Tournam
 
 
 def test_threes_seat_tables_of_three_with_a_bye(service: TournamentService) -> None:
-    event, director = _event(service, [f"P{i}" for i in range(1, 8)], rounds=2, kind="threes", unit="hands")
+    event, director = new_event(service, [f"P{i}" for i in range(1, 8)], rounds=2, kind="threes", unit="hands")
     one = service.pair_round(director, event)
     assert one.method == "threes"
     assert [len(t.entrants) for t in one.tables] == [3, 3, 1]
-    _play_round(service, event, one, hands=1)
+    play_round(service, event, one, hands=1)
     service.lock_round(director, event)
     two = service.pair_round(director, event)
     assert [t.entrants for t in one.tables if t.bye] != [t.entrants for t in two.tables if t.bye]
@@ -137,7 +112,7 @@ def test_threes_seat_tables_of_three_with_a_bye(service: TournamentService) -> N
 
 
 def test_partnerships_sit_crosswise(service: TournamentService) -> None:
-    event, director = _event(
+    event, director = new_event(
         service, ["Ann+Cy", "Bob+Dee", "Eve+Gus", "Fay+Hal"], rounds=1, kind="partners", unit="hands"
     )
     view = service.pair_round(director, event)
@@ -145,12 +120,12 @@ def test_partnerships_sit_crosswise(service: TournamentService) -> None:
     first, second = (name.split(" & ") for name in table.names)
     assert service.store.load(table.match_id).players == [first[0], second[0], first[1], second[1]]
     assert service.store.load(table.match_id).rules.partners
-    _play_round(service, event, view, hands=1)
+    play_round(service, event, view, hands=1)
     assert len(service.standings(None, event)) == 4
 
 
 def test_a_manual_repairing_is_audited_and_verify_tells_it_apart(service: TournamentService) -> None:
-    event, director = _event(service, ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], rounds=3, pairing="swiss")
+    event, director = new_event(service, ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], rounds=3, pairing="swiss")
     view = service.pair_round(director, event)
     old_matches = [t.match_id for t in view.tables]
     with pytest.raises(TournamentError, match="reason"):
@@ -170,9 +145,9 @@ def test_a_manual_repairing_is_audited_and_verify_tells_it_apart(service: Tourna
 
 
 def test_verify_pairings_notices_a_result_changed_after_the_next_round_was_paired(service: TournamentService) -> None:
-    event, director = _event(service, ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], rounds=3, pairing="swiss")
+    event, director = new_event(service, ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], rounds=3, pairing="swiss")
     one = service.pair_round(director, event)
-    _play_round(service, event, one)
+    play_round(service, event, one)
     service.lock_round(director, event)
     service.pair_round(director, event)
     assert service.verify_pairings(None, event, 2).ok
@@ -184,7 +159,7 @@ def test_verify_pairings_notices_a_result_changed_after_the_next_round_was_paire
 def test_bad_settings_are_refused_in_one_sentence(service: TournamentService) -> None:
     cases = [
         ({"rounds": 0}, "1 to 50 rounds"),
-        ({"rounds": 3, "kind": "quads"}, "singles, threes or partners"),
+        ({"rounds": 3, "kind": "quads"}, "singles, threes, partners or fours"),
         ({"rounds": 3, "rules": "chess"}, "unknown rules"),
         ({"rounds": 3, "options": {"target": -5}}, "option 'target'"),
         ({"rounds": 3, "kind": "threes", "pairing": "round-robin"}, "score bands"),
@@ -194,7 +169,7 @@ def test_bad_settings_are_refused_in_one_sentence(service: TournamentService) ->
             service.create_event(name="x", password=PASSWORD, **settings)
     with pytest.raises(TournamentError, match="at least 8"):
         service.create_event(name="x", password="short", rounds=1)
-    event, director = _event(service, ["Ann"], rounds=1)
+    event, director = new_event(service, ["Ann"], rounds=1)
     with pytest.raises(TournamentError, match="already registered"):
         service.register(director, event, ["ann"])
     with pytest.raises(TournamentError, match="nobody called"):
@@ -202,7 +177,7 @@ def test_bad_settings_are_refused_in_one_sentence(service: TournamentService) ->
 
 
 def test_a_directors_correction_keeps_its_reason_and_unconfirms_the_hand(service: TournamentService) -> None:
-    event, director = _event(service, ["Ann", "Bob"], rounds=1)
+    event, director = new_event(service, ["Ann", "Bob"], rounds=1)
     view = service.pair_round(director, event)
     (table,) = view.tables
     tablet = service.join_table(event, view.codes[1])
@@ -225,7 +200,7 @@ def test_a_directors_correction_keeps_its_reason_and_unconfirms_the_hand(service
 
 
 def test_two_directors_pairing_at_once_store_one_round(service: TournamentService, db_url: str, monkeypatch) -> None:
-    event, director = _event(service, ["Ann", "Bob", "Cy", "Dee"], rounds=2, pairing="swiss")
+    event, director = new_event(service, ["Ann", "Bob", "Cy", "Dee"], rounds=2, pairing="swiss")
     # Both have read the event and computed the round before either stores it.
     both_computed = threading.Barrier(2, timeout=60)
     real_pair = service_module.pair

@@ -301,6 +301,7 @@ class DirectorPage(BoardPage):
                     ],
                     wrap=True,
                 ),
+                *self._forfeit_control(),
                 heading("Standings, with the working"),
                 note("\n".join(desk.working()) or "no results yet", identifier="standings"),
                 heading("Audit (newest first)"),
@@ -313,7 +314,7 @@ class DirectorPage(BoardPage):
         out: list[ft.Control] = []
         for line in self.desk.tables():
             code = f"   code {self.desk.codes[line.number]}" if line.number in self.desk.codes else ""
-            words = f"Table {line.number}: {' v '.join(line.names)} - {line.state}{code}"
+            words = f"Table {line.number}: {line.versus} - {line.state}{code}"
             row: list[ft.Control] = [note(words, identifier=f"table-{line.number}", size=15)]
             if not line.bye:
                 row.append(
@@ -346,6 +347,32 @@ class DirectorPage(BoardPage):
             return
         if self.desk.correct(int(text), self.fields.get("correct-reason", "")):
             self.fields["correct-reason"] = ""
+
+    def _forfeit_control(self) -> list[ft.Control]:
+        """The forfeit: a table, who forfeits, the reason; the service refuses anyone but the director."""
+
+        def give() -> None:
+            text = self.fields.get("forfeit-table", "").strip()
+            if not (text.isascii() and text.isdigit()):
+                self.desk.message = "Type the number of the table to forfeit."
+                return
+            if self.desk.forfeit(
+                int(text), self.fields.get("forfeit-losers", ""), self.fields.get("forfeit-reason", "")
+            ):
+                self.fields["forfeit-losers"] = self.fields["forfeit-reason"] = ""
+
+        return [
+            heading("Forfeit at a table (the others score as a bye; hands played there stop counting)"),
+            ft.Row(
+                [
+                    self._field("forfeit-table", "Table", width=90),
+                    self._field("forfeit-losers", "Who forfeits (names or numbers, commas)", width=300),
+                    self._field("forfeit-reason", "Reason (kept in the audit)", width=320),
+                    button("forfeit", "Give the forfeit", self._tap(give), expand=False),
+                ],
+                wrap=True,
+            ),
+        ]
 
 
 class TablePage:
