@@ -82,6 +82,21 @@ class Dispatch:
         return handler
 
 
+def page_dispatch(guard: PageGuard, pad: ScorePad, live: LiveScreen) -> Dispatch:
+    """The tap dispatcher of a page whose ``pad`` writes through a ``PageStore`` and follows ``live``.
+
+    If the page dies (``guard``), its store is revoked first and its live
+    updates end; a live update that fails unexpectedly kills it too.
+    """
+    guard.revokes(pad.store.revoke)
+    guard.stops(live.end)
+    live.failed = lambda err: guard.fail(err, "a live update")
+    act = Dispatch(guard)
+    act.after = live.after_tap
+    act.said = lambda err: say_fault(pad, err)
+    return act
+
+
 def say_fault(pad: ScorePad, err: StoreError) -> None:
     """A database fault that reached the tap's guard: the store's sentence, where the screen shows messages."""
     if pad.table is not None:
@@ -131,13 +146,7 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
         relay = relay_for(chosen)
         live = LiveScreen(page, pad, relay)
         pad.store = pad.book.store = PageStore(chosen, live)
-        # A page that fails unexpectedly loses the store first, then its live updates (``PageGuard``).
-        guard.revokes(pad.store.revoke)
-        guard.stops(live.end)
-        live.failed = lambda err: guard.fail(err, "a live update")
-        act = Dispatch(guard)
-        act.after = live.after_tap
-        act.said = lambda err: say_fault(pad, err)
+        act = page_dispatch(guard, pad, live)
         bump: dict[str, Callable[[], None]] = {}
 
         def redraw() -> None:

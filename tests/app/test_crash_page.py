@@ -16,6 +16,7 @@ import asyncio
 import logging
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import msgpack
@@ -26,8 +27,10 @@ from scorepad.app.sessions import PageRevoked, screen_of
 from scorepad.app.state import ScorePad
 from scorepad.app.table import Table
 from scorepad.app.tournament import Desk
-from scorepad.store import Store, StoreError
+from scorepad.store import Store, StoreError, open_store
 from scorepad.tournament import TournamentService
+from tests.app.test_live_server import new_match as stored_match
+from tests.flet_client import EVENT, FletClient, WebServer
 
 from .app_hands import GO_OUT_HAND
 from .test_tournament import PASSWORD, event  # noqa: F401  (the paired four-player event)
@@ -37,6 +40,7 @@ pytestmark = pytest.mark.asyncio
 
 LEAKS = ("Traceback", 'File "', ".py", "SELECT", "RuntimeError", "injected")
 CRASHED = 6  # Flet's SESSION_CRASHED message ("Error running app" with the traceback)
+SHIM = Path(__file__).parent / "bug_shim"  # the served score-pad's injected bug (SCOREPAD_TEST_BUG)
 BUG = "injected bug: SELECT secret FROM matches in /srv/scorepad/app/table.py"
 
 
@@ -373,3 +377,45 @@ async def test_a_director_page_that_crashes_is_dead_and_signed_out(
     assert other.sign_in(PASSWORD), other.message
     assert other.entrants() == ["Ann", "Bob"]
     assert_still_dead(wired)
+
+
+async def test_over_the_real_transport_no_traceback_is_sent_and_old_taps_write_nothing(tmp_path: Path) -> None:
+    """A served page (the bug from ``bug_shim``), a raw WebSocket client: Flet's crash message never comes."""
+    db_url = f"sqlite:///{tmp_path / 'crash.db'}"
+    match_id = stored_match(db_url)
+    env = {"PYTHONPATH": str(SHIM), "SCOREPAD_TEST_BUG": "6-6", "SCOREPAD_LIVE_LOG": "1"}
+    server = WebServer(db_url, tmp_path / "server.log", env=env).start()
+    frames: list[bytes] = []
+    checked = open_store(db_url)
+    try:
+        page = await FletClient(server.url, f"/match/{match_id}").open(ready="tile-6-6")
+        receive = page._ws.recv
+
+        async def recorded(*args: Any, **kwargs: Any) -> Any:
+            frame = await receive(*args, **kwargs)
+            frames.append(frame if isinstance(frame, bytes) else frame.encode())
+            return frame
+
+        page._ws.recv = recorded  # every frame from here on is kept
+        await page.tap("tile-5-5")
+        old = dict(page.ids)
+        before = stored(checked, match_id)
+        await page.tap("tile-6-6")
+        await wait_for(lambda: DEAD_ID in page.ids, "the page never died")
+        assert page.crashed is None, page.crashed
+        left = server.log().count(" left; ")  # the dead page stopped following its match
+        for name in ("undo", "tile-0-5", "draw"):
+            await page._send(EVENT, {"target": old[name], "name": "click", "data": None})
+        # Frames on one socket are handled in order: once its close is, so were the taps before it.
+        await page.close()
+        await wait_for(lambda: server.log().count(" left; ") > left, "the server never saw the page go", timeout=30)
+        assert stored(checked, match_id) == before
+    finally:
+        checked.close()
+        server.stop()
+    log = server.log()
+    assert "Traceback" in log and "is dead (error " in log
+    assert frames
+    for frame in frames:
+        for leak in LEAKS:
+            assert leak.encode() not in frame, leak

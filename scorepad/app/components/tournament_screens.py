@@ -377,25 +377,20 @@ class TablePage:
         self.draw()
 
     def _open(self) -> None:
-        from scorepad.app.main import Dispatch, say_fault
+        from scorepad.app.main import page_dispatch
         from scorepad.app.sessions import LiveScreen, PageStore, relay_for
         from scorepad.app.state import TABLE, ScorePad
         from scorepad.app.table import Table
 
         pad = ScorePad(self.store, device=f"web:{self.page.session.id[:8]}")
         live = LiveScreen(self.page, pad, relay_for(self.store))
-        pad.store = PageStore(self.store, live)
+        pad.store = pad.book.store = PageStore(self.store, live)
         pad.table = Table(self.device.guarded(pad.store), self.device.match_id, device=pad.device)
         pad.screen = TABLE
-        # A page that fails unexpectedly loses the store and its table's credential first (``PageGuard``).
+        # A page that fails unexpectedly loses its table's credential too (``PageGuard``).
         guard = PageGuard.of(self.page)
-        guard.revokes(pad.store.revoke)
         guard.revokes(self._leave_table)
-        guard.stops(live.end)
-        live.failed = lambda err: guard.fail(err, "a live update")
-        act = Dispatch(guard)
-        act.after = live.after_tap
-        act.said = lambda err: say_fault(pad, err)
+        act = page_dispatch(guard, pad, live)
         act.redraw = self._draw_table
         live.redraw = self._draw_table
         self.pad, self.live, self.act = pad, live, act
