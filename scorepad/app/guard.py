@@ -140,6 +140,9 @@ class PageGuard:
             told,
             exc_info=exc_info,
         )
+        # The page's own handlers would draw it again (a route change, a new size).
+        self.page.on_route_change = None
+        self.page.on_resize = None
         if show:
             self.show()
 
@@ -148,10 +151,8 @@ class PageGuard:
         return dead_view(self.error_id or "?", self.page.route or "/")
 
     def show(self) -> None:
-        """Replace the page's content with the dead page's, and forget the page's own handlers."""
+        """Replace the page's content with the dead page's."""
         page = self.page
-        page.on_route_change = None
-        page.on_resize = None
         try:
             page.controls = [self.view()]
             page.update()
