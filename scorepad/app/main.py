@@ -16,18 +16,21 @@ from scorepad.app.components.matches import match_details, remember_device_match
 from scorepad.app.components.paper import paper_view
 from scorepad.app.components.sheet import sheet_screen
 from scorepad.app.components.table_screen import PAGE_PAD, table_screen
-from scorepad.app.guard import recover
+from scorepad.app.guard import PageGuard
 from scorepad.app.live import revision_of
 from scorepad.app.sessions import (
     SESSION_TIMEOUT_SECONDS,
     LiveScreen,
     PageCounter,
     PageStore,
+    Sweeper,
     log_from_env,
     refusal_words,
     relay_for,
 )
 from scorepad.app.state import DISPUTE, HISTORY, HOME, NEW, SHEET, TABLE, ScorePad
+from scorepad.rules.wording import sentence
+from scorepad.store import StoreError
 
 log = logging.getLogger("scorepad.live")
 _stores: dict[str | None, Any] = {}
@@ -48,27 +51,58 @@ class Dispatch:
     """Turns a view-model action into a tap handler that runs it and redraws the page.
 
     One per page, so memoised parts of the screen see the same object on every draw.
+    A tap that fails unexpectedly kills the page through its ``guard``.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, guard: PageGuard) -> None:
+        self.guard = guard
         self.redraw: Callable[[], None] = lambda: None
         self.after: Callable[[], None] = lambda: None
-        self.failed: Callable[[BaseException], None] = lambda err: log.error("a tap failed", exc_info=err)
+        self.said: Callable[[StoreError], None] = lambda err: log.warning("a tap was refused: %s", err)
 
     def __call__(self, fn: Callable[..., Any], *args: Any) -> Callable[[], None]:
         """The handler for a tap that calls ``fn(*args)``."""
 
         def handler() -> None:
-            # The guard around every tap: a failure is logged and said in one sentence, and the
-            # page is drawn again from the state as stored (issue 8), never left half updated.
+            if self.guard.dead:
+                return  # a tap the client sent on a control it drew before the page died
+            # The guard around every tap. A database fault is an expected answer: said in the
+            # store's sentence, the page goes on. Anything else is a bug: the page dies
+            # (``PageGuard``) and is not drawn again from what it holds.
             try:
                 fn(*args)
                 self.after()
+            except StoreError as err:
+                self.said(err)
             except Exception as err:
-                self.failed(err)
+                self.guard.fail(err, "a tap")
+                return
             self.redraw()
 
         return handler
+
+
+def page_dispatch(guard: PageGuard, pad: ScorePad, live: LiveScreen) -> Dispatch:
+    """The tap dispatcher of a page whose ``pad`` writes through a ``PageStore`` and follows ``live``.
+
+    If the page dies (``guard``), its store is revoked first and its live
+    updates end; a live update that fails unexpectedly kills it too.
+    """
+    guard.revokes(pad.store.revoke)
+    guard.stops(live.end)
+    live.failed = lambda err: guard.fail(err, "a live update")
+    act = Dispatch(guard)
+    act.after = live.after_tap
+    act.said = lambda err: say_fault(pad, err)
+    return act
+
+
+def say_fault(pad: ScorePad, err: StoreError) -> None:
+    """A database fault that reached the tap's guard: the store's sentence, where the screen shows messages."""
+    if pad.table is not None:
+        pad.table.message = sentence(str(err))
+    else:
+        pad.message = sentence(str(err))
 
 
 def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.Page], None]:
@@ -80,8 +114,17 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
     os.environ.setdefault("FLET_SESSION_TIMEOUT", str(SESSION_TIMEOUT_SECONDS))
     log_from_env()
     pages = PageCounter()
+    sweeper = Sweeper()
 
     def main(page: ft.Page) -> None:
+        # Installed first, so that even a failure in here reaches the page as a sentence, never a traceback.
+        guard = PageGuard.of(page)
+        try:
+            open_page(page, guard)
+        except Exception as err:
+            guard.fail(err, "opening the page")
+
+    def open_page(page: ft.Page, guard: PageGuard) -> None:
         address = page.client_ip
         setup_page(page)
         if not pages.admit(address):
@@ -93,15 +136,17 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
 
         if is_event_route(page.route):
             # The tournament's pages (director, table device, hall, spectator): their own view-models.
-            event_page(page, chosen, on_gone=lambda: pages.leave(address))
+            def gone() -> None:
+                pages.leave(address)
+                sweeper.dropped()
+
+            event_page(page, chosen, on_gone=gone)
             return
         pad = ScorePad(chosen, device=f"web:{page.session.id[:8]}")
         relay = relay_for(chosen)
         live = LiveScreen(page, pad, relay)
-        pad.store = PageStore(chosen, live)
-        act = Dispatch()
-        act.after = live.after_tap
-        act.failed = lambda err: recover(pad, err)
+        pad.store = pad.book.store = PageStore(chosen, live)
+        act = page_dispatch(guard, pad, live)
         bump: dict[str, Callable[[], None]] = {}
 
         def redraw() -> None:
@@ -155,6 +200,7 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
                 live.stop()
             leave()
             log.debug("page %s dropped", page.session.id[:8])
+            sweeper.dropped()
 
         remember_device_match(page, pad, redraw)
         page.on_route_change = on_route_change
@@ -164,7 +210,7 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
         page.on_close = on_close
         if page.route and page.route != "/":
             pad.open_route(page.route)
-        page.render(App, pad, bump, act, live)
+        page.render(App, pad, bump, act, live, guard)
 
     return main
 
@@ -178,12 +224,25 @@ def setup_page(page: ft.Page) -> None:
 
 
 @ft.component
-def App(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live: LiveScreen) -> ft.Control:
-    """The app: draws the screen the view-model names and forwards taps to it.
+def App(
+    pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live: LiveScreen, guard: PageGuard
+) -> ft.Control:
+    """The app: draws the screen the view-model names and forwards taps to it (a dead page: ``guard.view()``).
 
     After each draw the page follows (live updates) the match it shows, and
     a state another screen made is marked seen once the page confirms it.
     """
+    if guard.dead:
+        return guard.view()
+    try:
+        return _app(pad, bump, act, live)
+    except Exception as err:
+        # A failure while drawing: Flet would leave the page as it was, still taking taps.
+        guard.fail(err, "drawing the page", show=False)
+        return guard.view()
+
+
+def _app(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live: LiveScreen) -> ft.Control:
     _draws, set_draws = ft.use_state(0)
     page = ft.context.page
     live.follow()

@@ -15,15 +15,21 @@ connected: a plain sentence, no session work.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import ctypes
+import ctypes.util
+import gc
 import inspect
 import logging
 import os
+import sys
 import threading
 import weakref
 from collections.abc import Callable
 from typing import Any
 
 import flet as ft
+import msgpack  # type: ignore[import-untyped]  # flet's own wire format, installed with flet
 from flet.pubsub.pubsub_hub import PubSubHub
 
 from scorepad.app.live import notice_from_elsewhere, refused_as_stale, revision_of
@@ -128,6 +134,9 @@ class LiveScreen:
         self.table: Any = None
         self.shown: Any = None
         self.stale: Any = None
+        self.ended = False
+        # What an unexpected failure of a live update does (main: the page dies, ``PageGuard``).
+        self.failed: Callable[[BaseException], None] = lambda err: log.error("a live update failed", exc_info=err)
         relay.flet_hubs.add(page.session.connection.pubsubhub)
         _screens[self.screen] = self
         log.debug("page %s opened", self.screen[:8])
@@ -160,8 +169,16 @@ class LiveScreen:
         self.relay.hub.unwatch(self.screen)
         log.debug("page %s left; %d page(s) follow a match", self.screen[:8], subscriptions())
 
+    def end(self) -> None:
+        """The page died (``PageGuard``): it hears nothing more, even if it reconnects."""
+        self.ended = True
+        if not self.gone:
+            self.stop()
+
     def back(self) -> None:
         """The page reconnected: follow its match again, reloaded (entries may have come meanwhile)."""
+        if self.ended:
+            return
         self.gone = False
         table = self.pad.table
         if table is not None and self._reload(table):
@@ -214,6 +231,13 @@ class LiveScreen:
         self.page.run_task(self._show, change)
 
     async def _show(self, change: Change) -> None:
+        # Flet reports no failure of a task it runs to the page: this is the guard around the redraw.
+        try:
+            self._shown(change)
+        except Exception as err:
+            self.failed(err)
+
+    def _shown(self, change: Change) -> None:
         table = self.pad.table
         if self.gone or table is None or table.match_id != change.match_id:
             return
@@ -254,24 +278,41 @@ class LiveScreen:
 WRITES = frozenset({"append", "settle", "undo", "redo", "start_hand", "amend", "finish"})
 
 
+class PageRevoked(Exception):
+    """A dead page used its store: the access was revoked when the page failed (``PageGuard``)."""
+
+
 class PageStore:
     """The store as one page uses it: every write carries the revision of the state the page shows.
 
     Everything else passes straight to the shared store. A write the store
     refuses as stale (``StoreConflict``) is noted on the page's ``LiveScreen``
-    so the page can say which entry was first.
+    so the page can say which entry was first. Once ``revoke`` is called
+    (the page died) every use raises ``PageRevoked``, the writes already
+    handed out included.
     """
 
     def __init__(self, store: Any, live: LiveScreen) -> None:
         self._store = store
         self._live = live
+        self._revoked = False
+
+    def revoke(self) -> None:
+        """Refuse every use of the store from now on (the page failed)."""
+        self._revoked = True
+
+    def _check(self, name: str) -> None:
+        if self._revoked:
+            raise PageRevoked(f"{name}: this page's access to the store was revoked when it failed")
 
     def __getattr__(self, name: str) -> Any:
+        self._check(name)
         value = getattr(self._store, name)
         if name not in WRITES or not _takes_expected_revision(value):
             return value
 
         def write(match_id: Any, *args: Any, **kwargs: Any) -> Any:
+            self._check(name)
             kwargs.setdefault("expected_revision", self._live.expected_revision(match_id))
             try:
                 state = value(match_id, *args, **kwargs)
@@ -324,6 +365,64 @@ class PageCounter:
             return sum(self._count.values()) if address is None else self._count.get(address or "", 0)
 
 
+# Seconds after a page is dropped before the memory of the dropped pages is collected (Flet
+# drops them in batches, every 10 s: one collection a batch).
+SWEEP_DELAY_SECONDS = 1.0
+
+
+class Sweeper:
+    """Frees the memory of dropped pages soon after they go.
+
+    A page's controls, view-model and Flet session are a web of reference
+    cycles, which only a full garbage collection frees; ``serve`` makes
+    those rare so that no tap waits for one, and 200 dropped pages would
+    then stay in memory (about 75 MB) until one came. So a moment after
+    pages are dropped, one full collection runs, and the C allocator is
+    asked to give back to the system what it no longer uses (glibc's
+    ``malloc_trim``; elsewhere nothing). The log (``SCOREPAD_LIVE_LOG``)
+    says how many objects were freed, how many pages are still in memory
+    and how many memory blocks Python's objects hold.
+    """
+
+    def __init__(self) -> None:
+        self._pending: asyncio.TimerHandle | None = None
+        self._dropped = 0
+        self._trim = _malloc_trim()
+
+    def dropped(self) -> None:
+        """A page was dropped (its session closed): sweep shortly, once for the whole batch."""
+        self._dropped += 1
+        if self._pending is None:
+            # In a context of its own: the dropped page's (Flet's current page) would keep that page alive.
+            self._pending = asyncio.get_running_loop().call_later(
+                SWEEP_DELAY_SECONDS, self.sweep, context=contextvars.Context()
+            )
+
+    def sweep(self) -> None:
+        """Collect the dropped pages' cycles now and hand the freed memory back."""
+        self._pending = None
+        dropped, self._dropped = self._dropped, 0
+        freed = gc.collect()
+        if self._trim is not None:
+            self._trim(0)
+        log.debug(
+            "swept %d dropped page(s): %d objects freed; %d page(s) in memory; %d blocks allocated",
+            dropped,
+            freed,
+            len(_screens),
+            sys.getallocatedblocks(),
+        )
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim`` (hands free heap memory back to the system), or None where there is none."""
+    name = ctypes.util.find_library("c")
+    try:
+        return getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
+    except OSError:
+        return None
+
+
 # Seconds a page's handler may go on after its WebSocket closed before it is ended.
 LINGER_SECONDS = 2.0
 
@@ -338,7 +437,9 @@ class PageEnds:
     closed socket is a disconnect: a write to it is dropped, so Flet reads
     the disconnect and ends the session; a handler still running
     ``LINGER_SECONDS`` after the close is cancelled; neither is logged as an
-    error. Other requests pass straight through.
+    error. A dead page's client that registers again (a reload keeps the
+    session id in the browser tab) is given a new page instead of its dead
+    session (``fresh_after_death``). Other requests pass straight through.
     """
 
     def __init__(self, app: Any) -> None:
@@ -350,11 +451,16 @@ class PageEnds:
             return
         closed = asyncio.Event()
         reaped = False
+        registered = False
 
         async def watched() -> Any:
+            nonlocal registered
             message = await receive()
             if message.get("type") == "websocket.disconnect":
                 closed.set()
+            elif not registered and message.get("bytes"):
+                registered = True  # the client's first message is its registration
+                message = fresh_after_death(message)
             return message
 
         async def sending(message: Any) -> None:
@@ -390,6 +496,34 @@ class PageEnds:
             log.debug("a page went away while the server was writing to it")
         finally:
             reaper.cancel()
+
+
+# Flet's WebSocket frames: a 0 byte, then msgpack [action, body]; action 1 registers the page.
+MESSAGE_FRAME, REGISTER_CLIENT = 0, 1
+
+
+def fresh_after_death(message: dict[str, Any]) -> dict[str, Any]:
+    """A client's registration, asking for a new session if the one it names belongs to a dead page.
+
+    The browser tab keeps its session id, and Flet would attach a reloaded
+    page to that session again, dead page and all; without the id Flet
+    starts a new page on the address (with the match as stored).
+    """
+    from scorepad.app.guard import is_dead_session
+
+    data = message["bytes"]
+    if data[0] != MESSAGE_FRAME:
+        return message
+    try:
+        action, body = msgpack.unpackb(data[1:], strict_map_key=False)
+    except (ValueError, TypeError, msgpack.UnpackException):
+        return message  # not a registration Flet could read either: Flet answers it
+    session_id = body.get("session_id") if action == REGISTER_CLIENT and isinstance(body, dict) else None
+    if not isinstance(session_id, str) or not is_dead_session(session_id):
+        return message
+    log.info("page %s was dead; its reload gets a new page", session_id[:8])
+    body["session_id"] = ""
+    return {**message, "bytes": bytes([MESSAGE_FRAME]) + msgpack.packb([action, body])}
 
 
 def _is_disconnect(err: BaseException) -> bool:

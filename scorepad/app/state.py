@@ -12,7 +12,7 @@ from typing import Any
 
 from scorepad.app.dispute import Dispute
 from scorepad.app.matchbook import MatchBook
-from scorepad.app.table import Table
+from scorepad.app.table import MAX_DIGITS, Table
 from scorepad.rules import (
     PRESETS,
     SniffError,
@@ -73,8 +73,10 @@ class NewMatchForm:
         opts: dict[str, Any] = {}
         if self.target.strip():
             text = self.target.strip()
-            # ASCII digits only: '²'.isdigit() is true, but int('²') fails (issue 11).
-            opts["target"] = int(text) if text.isascii() and text.isdigit() else text
+            # ASCII digits only: '²'.isdigit() is true, but int('²') fails; and at most 4 of them, as
+            # every number typed (5,000 digits are past int()'s limit, issue 11). Else the engine says why.
+            number = text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS
+            opts["target"] = int(text) if number else text
         if self.muggins:
             opts["muggins"] = True
         if self.players == 4 and self.partners is not None:

@@ -60,7 +60,6 @@ PLAY, SETTLE, HAND_OVER, GAME_OVER, NO_HAND = "play", "settle", "hand-over", "ga
 MAX_DIGITS = 4  # no hand holds 10 000 pips; a longer entry is a slip of the thumb
 DRAW_STEPS = 9  # the largest count the draw stepper offers in one tap
 STOOD_TAPS = 5  # the irregularities menu: open it, "tile stood", the end, the tile, Record it
-RECOVERED = "That tap could not be handled, so nothing was changed: the table shows the match as saved."
 log = logging.getLogger(__name__)
 
 
@@ -627,22 +626,6 @@ class Table:
             log.info("ignored a tap drawn on revision %s (now %s): %s", revision, self.revision, action.__name__)
             return
         action(*args)
-
-    def recover(self, error: BaseException) -> None:
-        """After a tap failed unexpectedly: reload the match as stored and say so in one sentence.
-
-        The error itself is logged on the server; the page never shows a traceback.
-        """
-        log.error("a tap on match %s failed", self.match_id, exc_info=error)
-        self.pending = None
-        self.settle_seat = None
-        self.draw_open = False
-        try:
-            self.state = self.store.load(self.match_id, device=self.device)
-        except Exception:
-            log.exception("reloading match %s after a failed tap failed too", self.match_id)
-        self.revision += 1
-        self.message = RECOVERED
 
     def close_call(self) -> None:
         """Hide the call panel (the call stands as entered)."""

@@ -671,18 +671,6 @@ class TestInputThatCannotWedge:
         table.settle()
         assert table.phase == HAND_OVER and table.hand is not None and table.hand.remaining == [0, ["2-6"]]
 
-    def test_a_failed_tap_reloads_the_match_and_says_one_sentence(self, store: Store) -> None:
-        table = new_table(store).table
-        assert table is not None
-        lay(table, "5-5")
-        table.pending = (9, 9)  # a state no tap can make: what a bug would leave behind
-        table.recover(ValueError("invalid literal for int()"))
-        assert table.pending is None
-        assert table.message is not None and "nothing was changed" in table.message
-        assert "Traceback" not in table.message and "ValueError" not in table.message
-        assert table.board().count == 10
-        lay(table, "0-5")
-
 
 class TestTaps:
     def test_a_tap_from_an_older_screen_is_ignored(self, store: Store) -> None:

@@ -362,13 +362,16 @@ def test_the_hall_and_the_director_follow_a_table_served_by_another_process(
         assert "Traceback" not in log, log[-3000:]
 
 
-def test_the_director_gives_a_forfeit_from_the_page(
-    chromium: Any, served: tuple[AppServer, int], pages: dict[str, TablePage]
-) -> None:
-    app, event_id = served
-    director = TablePage(chromium, app.url, viewport=DIRECTOR)
-    pages["director"] = director
-    director.open(f"event/{event_id}/director", ready="password")
+def test_the_director_gives_a_forfeit_from_the_page(served: AppServer, pages: Pages) -> None:
+    app = served
+    store = open_store(app.db_url)
+    try:
+        event_id = TournamentService(store).create_event(
+            name="Club night", password=PASSWORD, rounds=2, rules="smartt", kind="singles", seed="browser"
+        )
+    finally:
+        store.close()
+    director = pages.open("director", app.url, f"event/{event_id}/director", ready="password", viewport=DIRECTOR)
     director.fill("password", PASSWORD)
     director.tap("sign-in")
     director.wait_contains("event-title", "no round paired yet")

@@ -24,6 +24,7 @@ import flet as ft
 
 from scorepad.app.components.common import button, heading, ident, note, wrap_row
 from scorepad.app.components.home import option_controls, preset_buttons
+from scorepad.app.guard import PageGuard
 from scorepad.app.tournament import (
     HALL_SECONDS,
     Board,
@@ -41,6 +42,7 @@ from scorepad.app.tournament import (
     words_of,
 )
 from scorepad.rules.wording import count_words
+from scorepad.store import StoreError
 from scorepad.tournament.errors import TournamentError
 
 log = logging.getLogger("scorepad.live")
@@ -158,6 +160,7 @@ class Follower:
         self.changed_at: float | None = None
         self.relay.flet_hubs.add(page.session.connection.pubsubhub)
         self.key = page.session.id
+        PageGuard.of(page).stops(self.stop)
 
     def follow(self, match_ids: list[int]) -> None:
         """Follow exactly these matches."""
@@ -187,7 +190,10 @@ class Follower:
     async def _redraw(self) -> None:
         await asyncio.sleep(SETTLE_SECONDS)
         self.pending = False
-        self.on_change()
+        try:
+            self.on_change()
+        except Exception as err:  # Flet reports no failure of a task it runs: the page dies here
+            PageGuard.of(self.page).fail(err, "a live update")
 
 
 def announce_confirmation(store: Any, match_id: int, revision: int | None) -> None:
@@ -217,8 +223,8 @@ class BoardPage:
         """Read the event again and redraw (after a change of a followed match)."""
         try:
             self.board.load()
-        except Exception as err:  # the page stays up and says why
-            log.exception("the tournament board could not be read")
+        except (TournamentError, StoreError) as err:  # the page stays up and says why
+            log.warning("the tournament board could not be read: %s", err)
             self.board.message = words_of(err)
         self.follower.follow(self.board.match_ids())
         self.draw()
@@ -235,6 +241,11 @@ class DirectorPage(BoardPage):
         self.board = desk
         super().__init__(page, store)
         self.fields: dict[str, str] = {}
+        PageGuard.of(page).revokes(self._sign_out)
+
+    def _sign_out(self) -> None:
+        # A dead page's director signs out: every call it could still make carries no credential.
+        self.desk.token = None
 
     def _field(self, key: str, label: str, *, password: bool = False, width: int = 260) -> ft.Control:
         def changed(e: Any) -> None:
@@ -249,11 +260,16 @@ class DirectorPage(BoardPage):
 
     def _tap(self, fn: Callable[[], Any]) -> Callable[[], None]:
         def handler() -> None:
+            guard = PageGuard.of(self.page)
+            if guard.dead:
+                return  # a tap the client sent on a control it drew before the page died
             try:
                 fn()
-            except Exception as err:  # never a traceback on the page
-                log.exception("a director's tap failed")
+            except (TournamentError, StoreError) as err:  # a refusal or a database fault: one sentence
                 self.desk.message = words_of(err)
+            except Exception as err:  # a bug: the page dies, never a traceback on it
+                guard.fail(err, "a director's tap")
+                return
             self.follower.follow(self.desk.match_ids())
             self.draw()
 
@@ -410,20 +426,20 @@ class TablePage:
         self.draw()
 
     def _open(self) -> None:
-        from scorepad.app.guard import recover
-        from scorepad.app.main import Dispatch
+        from scorepad.app.main import page_dispatch
         from scorepad.app.sessions import LiveScreen, PageStore, relay_for
         from scorepad.app.state import TABLE, ScorePad
         from scorepad.app.table import Table
 
         pad = ScorePad(self.store, device=f"web:{self.page.session.id[:8]}")
         live = LiveScreen(self.page, pad, relay_for(self.store))
-        pad.store = PageStore(self.store, live)
+        pad.store = pad.book.store = PageStore(self.store, live)
         pad.table = Table(self.device.guarded(pad.store), self.device.match_id, device=pad.device)
         pad.screen = TABLE
-        act = Dispatch()
-        act.after = live.after_tap
-        act.failed = lambda err: recover(pad, err)
+        # A page that fails unexpectedly loses its table's credential too (``PageGuard``).
+        guard = PageGuard.of(self.page)
+        guard.revokes(self._leave_table)
+        act = page_dispatch(guard, pad, live)
         act.redraw = self._draw_table
         live.redraw = self._draw_table
         self.pad, self.live, self.act = pad, live, act
@@ -438,6 +454,10 @@ class TablePage:
         self.page.on_disconnect = gone
         self.page.on_connect = lambda _e: live.back()
         self.page.on_resize = lambda _e: self._draw_table()
+
+    def _leave_table(self) -> None:
+        # The confirmation goes to the service with the device's credential, not through the store.
+        self.device.token = None
 
     def _confirm_bar(self) -> ft.Control | None:
         table = self.pad.table
@@ -643,11 +663,16 @@ class CreatePage:
 
     def _act(self, fn: Callable[..., Any], *args: Any) -> Callable[[], None]:
         def handler() -> None:
+            guard = PageGuard.of(self.page)
+            if guard.dead:
+                return  # a tap the client sent on a control it drew before the page died
             try:
                 fn(*args)
-            except Exception as err:  # never a traceback on the page
-                log.exception("a tap on the new event's page failed")
+            except (TournamentError, StoreError) as err:  # a refusal or a database fault: one sentence
                 self.creation.message = words_of(err)
+            except Exception as err:  # a bug: the page dies, never a traceback on it
+                guard.fail(err, "a tap on the new event's page")
+                return
             self.draw()
 
         return handler
