@@ -26,6 +26,7 @@ from typing import Any
 import flet as ft
 from flet.pubsub.pubsub_hub import PubSubHub
 
+from scorepad.app import timing
 from scorepad.app.live import notice_from_elsewhere, refused_as_stale, revision_of
 from scorepad.app.state import SHEET, TABLE, ScorePad
 from scorepad.store import StoreConflict, StoreError
@@ -279,6 +280,8 @@ class PageStore:
                 self._live.refused()
                 raise
             self._live.wrote(match_id, state)
+            if timing.ENABLED:
+                timing.committed(match_id, revision_of(state))
             return state
 
         return write
@@ -353,6 +356,8 @@ class PageEnds:
 
         async def watched() -> Any:
             message = await receive()
+            if timing.ENABLED:
+                timing.arrived()  # the tap's handler, a task made next, inherits the stamp
             if message.get("type") == "websocket.disconnect":
                 closed.set()
             return message

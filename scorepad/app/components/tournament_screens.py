@@ -22,7 +22,9 @@ from typing import Any
 
 import flet as ft
 
+from scorepad.app import timing
 from scorepad.app.components.common import button, heading, ident, note
+from scorepad.app.live import revision_of
 from scorepad.app.tournament import (
     HALL_SECONDS,
     Board,
@@ -436,6 +438,8 @@ class TablePage:
         table = self.pad.table
         table.refresh()
         if self.device.confirm(table.state, number):
+            if timing.ENABLED:
+                timing.confirmed(table.match_id, number)
             announce_confirmation(self.store, table.match_id, getattr(table.state, "revision", None))
         self._draw_table()
 
@@ -455,6 +459,8 @@ class TablePage:
         framed = ft.Container(content=body, padding=ft.Padding.symmetric(horizontal=PAGE_PAD, vertical=4), expand=True)
         page.controls = [ft.SafeArea(content=framed, expand=True)]
         page.update()
+        if timing.ENABLED:
+            timing.sent(page.session.id, pad.table.match_id, revision_of(pad.table.state))
 
 
 class HallPage(BoardPage):
@@ -527,6 +533,8 @@ class HallPage(BoardPage):
             )
         ]
         self.page.update()
+        if timing.ENABLED:
+            timing.hall(self.page.session.id, self.draws, hall.loaded_at)
 
 
 class WatchPage:

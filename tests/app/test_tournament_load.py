@@ -1,0 +1,54 @@
+"""The tournament load test's machinery, run small so that ``benchmarks/tournament_load.py`` cannot rot.
+
+Three tables through ``scorepad web --workers 2`` on PostgreSQL, two phones
+each joined by the table's code and a hall page, one hand a table tapped
+as fast as the server answers: every match, exported and replayed by the
+referee's engine, holds exactly the entries its phone saw answered, and the
+server's timing log gave an arrival, a commit and both phones' redraws for
+every entry, and a hall redraw for every confirmation.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks.tournament_load import run_load
+
+# The store tests' PostgreSQL fixtures (a fresh schema per test), as tests/app/test_tournament.py uses them.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from store.conftest import pg_base_url, pg_url  # noqa: F401
+
+HANDS = 1
+
+
+@pytest.mark.postgres
+@pytest.mark.asyncio
+async def test_the_load_test_loses_nothing_and_reads_the_timing_log(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    # ``seconds`` only bounds the run: the tables stop after their hands.
+    db_url = request.getfixturevalue("pg_url")
+    report = await run_load(db_url, tmp_path, tables=3, period=0.01, seconds=120, workers=2, hands=HANDS, seed=3)
+    assert report.errors == {}, report.errors
+    assert report.lost_or_duplicated == [], [c.problems for c in report.lost_or_duplicated]
+    assert len(report.checks) == 3
+    # Every table played and confirmed its hands, and the store holds them (compared in ``checks``).
+    assert all(check.stored >= HANDS * 10 for check in report.checks), [c.stored for c in report.checks]
+    assert report.confirms == 3 * HANDS
+    latencies = report.latencies
+    # Each entry (hands started, tiles, draws, passes, settlements) committed once, timed from its arrival...
+    assert report.commits == sum(c.writes for c in report.checks)
+    assert latencies.unstamped == 0 and latencies.undelivered == 0
+    assert len(latencies.full) == report.commits
+    # ... to both phones of its table.
+    assert set(latencies.pages.values()) == {2}
+    assert all(0 < t < 60 for t in latencies.full)
+    assert all(c <= t for c, t in zip(latencies.commit, latencies.full, strict=True))
+    # The hall showed every confirmation, and the client saw each of the hall's redraws.
+    assert report.hall_unseen == 0
+    assert len(report.hall_client) == 3 * HANDS
+    assert all(0 < t < 60 for t in report.hall_client)
+    assert report.rss_end > 0 and report.workers == 2
