@@ -113,13 +113,23 @@ class Seat:
     names: tuple[str, ...]
 
 
-def make_event(db_url: str, tables: int) -> tuple[int, list[Seat], Any]:
-    """A singles event with ``2 x tables`` players and round 1 paired by the service: (event, tables, rules)."""
+def make_event(db_url: str, tables: int, target: int | None = None) -> tuple[int, list[Seat], Any]:
+    """A singles event with ``2 x tables`` players and round 1 paired by the service: (event, tables, rules).
+
+    ``target``: the game's target (None: the rules' own).
+    """
     store = open_store(db_url)
     try:
         service = TournamentService(store)
         event = service.create_event(
-            name="Load test", password=PASSWORD, rounds=1, rules="smartt", unit="hands", per_round=50, seed="load"
+            name="Load test",
+            password=PASSWORD,
+            rounds=1,
+            rules="smartt",
+            options={"target": target} if target else None,
+            unit="hands",
+            per_round=50,
+            seed="load",
         )
         director = service.login_director(event, PASSWORD)
         for n in range(1, 2 * tables + 1):
@@ -577,10 +587,19 @@ class Report:
 
 
 async def run_load(
-    db_url: str, logs: Path, *, tables: int, period: float, seconds: float, workers: int, hands: int, seed: int
+    db_url: str,
+    logs: Path,
+    *,
+    tables: int,
+    period: float,
+    seconds: float,
+    workers: int,
+    hands: int,
+    seed: int,
+    target: int | None = None,
 ) -> Report:
     """Set up the event, serve it, play it for ``seconds`` (or ``hands`` hands a table), measure, check."""
-    event, seats, rules = make_event(db_url, tables)
+    event, seats, rules = make_event(db_url, tables, target)
     timing_path = logs / "timing.log"
     env = {"SCOREPAD_PAGES_PER_ADDRESS": "10000", "SCOREPAD_TIMING": str(timing_path)}
     server = WebServer(db_url, logs / "server.log", workers=workers, env=env)
@@ -711,7 +730,9 @@ def print_report(report: Report) -> None:
     print(f"client round trip: tap -> the tapping phone's patch {figures(report.round_trips)}")
     print(f"  tap -> the second phone's next patch {figures(report.other_trips)}")
     worst = max(report.hall_client, default=float("nan"))
-    verdict = "met" if report.hall_client and worst < HALL_TARGET_S and not report.hall_unseen else "not met"
+    verdict = "met" if worst < HALL_TARGET_S and not report.hall_unseen else "not met"
+    if not report.hall_client and not report.hall_unseen:
+        verdict = "no hand was confirmed in the run"
     print(
         f"hall refresh after a confirmed hand (confirmation tap -> hall page's patch): {figures(report.hall_client)},"
         f" max {worst * 1000:.0f} ms; target < {HALL_TARGET_S:g} s: {verdict}"
@@ -756,12 +777,13 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--hands", type=int, default=0, help="stop a table after this many hands (0: no limit)")
     parser.add_argument("--seed", type=int, default=9)
+    parser.add_argument("--target", type=int, help="the game's target (default: the rules' own, 250)")
     parser.add_argument("--logs", type=Path, help="keep the server's log and timing log in this directory")
     args = parser.parse_args()
     if not (1 <= args.tables <= 200 and 0 < args.seconds <= 900 and 0.01 <= args.period <= 60):
         parser.error("keep it bounded: 1-200 tables, at most 900 s, a period of 0.01-60 s")
-    if not (1 <= args.workers <= 8 and 0 <= args.hands <= 50):
-        parser.error("--workers is 1 to 8, --hands 0 to 50")
+    if not (1 <= args.workers <= 8 and 0 <= args.hands <= 50 and (args.target is None or args.target > 0)):
+        parser.error("--workers is 1 to 8, --hands 0 to 50, --target a positive number")
     print(
         f"tournament load: {args.tables} tables ({2 * args.tables} players), a step every {args.period:g} s"
         f" ({args.tables / args.period:.0f} a second offered) for {args.seconds:g} s through"
@@ -780,6 +802,7 @@ def main() -> int:
                 workers=args.workers,
                 hands=args.hands,
                 seed=args.seed,
+                target=args.target,
             )
         )
     print_report(report)

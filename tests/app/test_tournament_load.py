@@ -1,7 +1,7 @@
 """The tournament load test's machinery, run small so that ``benchmarks/tournament_load.py`` cannot rot.
 
 Three tables through ``scorepad web --workers 2`` on PostgreSQL, two phones
-each joined by the table's code and a hall page, one hand a table tapped
+each joined by the table's code and a hall page, two short hands a table (a low target) tapped
 as fast as the server answers: every match, exported and replayed by the
 referee's engine, holds exactly the entries its phone saw answered, and the
 server's timing log gave an arrival, a commit and both phones' redraws for
@@ -15,13 +15,18 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.tournament_load import run_load
+from benchmarks.tournament_load import Seat, TableRun, run_load
+from scorepad.rules import make_ruleset
 
 # The store tests' PostgreSQL fixtures (a fresh schema per test), as tests/app/test_tournament.py uses them.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from store.conftest import pg_base_url, pg_url  # noqa: F401
 
-HANDS = 1
+HANDS = 2
+# A low target: with the seed below, some hands end with a player out (settled) and some with the game won
+# (the next game started), so the phones tap every kind of step.
+TARGET = 20
+SEED = 3
 
 
 @pytest.mark.postgres
@@ -31,12 +36,14 @@ async def test_the_load_test_loses_nothing_and_reads_the_timing_log(
 ) -> None:
     # ``seconds`` only bounds the run: the tables stop after their hands.
     db_url = request.getfixturevalue("pg_url")
-    report = await run_load(db_url, tmp_path, tables=3, period=0.01, seconds=120, workers=2, hands=HANDS, seed=3)
+    report = await run_load(
+        db_url, tmp_path, tables=3, period=0.01, seconds=120, workers=2, hands=HANDS, seed=SEED, target=TARGET
+    )
     assert report.errors == {}, report.errors
     assert report.lost_or_duplicated == [], [c.problems for c in report.lost_or_duplicated]
     assert len(report.checks) == 3
     # Every table played and confirmed its hands, and the store holds them (compared in ``checks``).
-    assert all(check.stored >= HANDS * 10 for check in report.checks), [c.stored for c in report.checks]
+    assert all(check.stored >= HANDS * 3 for check in report.checks), [c.stored for c in report.checks]
     assert report.confirms == 3 * HANDS
     latencies = report.latencies
     # Each entry (hands started, tiles, draws, passes, settlements) committed once, timed from its arrival...
@@ -52,3 +59,27 @@ async def test_the_load_test_loses_nothing_and_reads_the_timing_log(
     assert len(report.hall_client) == 3 * HANDS
     assert all(0 < t < 60 for t in report.hall_client)
     assert report.rss_end > 0 and report.workers == 2
+
+
+def test_the_scorekeeper_plays_legal_hands_through_whole_games() -> None:
+    """The benchmark's own side, without a server: every step it plans is legal, through games won and hands
+    gone out or blocked, and the steps of the test above include a game won and a settlement."""
+    rules = make_ruleset("smartt", 2, {})
+    ends: set[str] = set()
+    for seed in range(3):
+        run = TableRun(Seat(1, 1, "1-ABCDEF", ("Ann", "Bob")), rules, seed, hands=40)
+        while (step := run.next_step()) is not None:
+            step.done()  # the engine refuses an illegal event: this would raise
+        assert len(run.match.hands) == 40 and run.confirmed == 40
+        assert run.match.games(), "no game was won in 40 hands"
+        ends |= {hand.how.value for hand in run.match.hands}
+    assert ends == {"out", "won", "blocked"}
+    tapped: set[str] = set()
+    for number in (1, 2, 3):
+        run = TableRun(
+            Seat(number, 1, "1-ABCDEF", ("Ann", "Bob")), make_ruleset("smartt", 2, {"target": TARGET}), SEED, HANDS
+        )
+        while (step := run.next_step()) is not None:
+            tapped |= {tap.identifier for tap in step.taps}
+            step.done()
+    assert {"settle", "next-game", "next-hand", "confirm-hand", "draw"} <= tapped
