@@ -471,6 +471,26 @@ def entry_latencies(timing: Timing) -> Latencies:
     return out
 
 
+def arrivals_in_window(timing: Timing, runs: list[TableRun]) -> tuple[int, int]:
+    """How many commits' arrival times lie between their tap's sending and its answer on the client, of how many.
+
+    A check of the timing log against the client (one clock for both): a
+    table's commits, in revision order, are its phone's writes answered, in order.
+    """
+    commits: dict[int, list[tuple[int, float | None]]] = {}
+    for _pid, match, revision, arrived, _committed in timing.commits:
+        commits.setdefault(match, []).append((revision, arrived))
+    inside = total = 0
+    for run in runs:
+        writes = [a for a in run.answered if a.write is not None]
+        for answered, (_revision, arrived) in zip(writes, sorted(commits.get(run.seat.match_id, [])), strict=False):
+            total += 1
+            # A millisecond's slack: the round trip is timed from just after ``sent`` was read.
+            if arrived is not None and answered.sent <= arrived <= answered.sent + answered.round_trip + 0.001:
+                inside += 1
+    return inside, total
+
+
 def hall_delays(timing: Timing, runs: list[TableRun], hall: FletClient) -> tuple[list[float], list[float], int]:
     """For each confirmation: (client) its tap to the hall page receiving the first draw read after its commit;
     (server) the tap's arrival to that draw handed over. Also the confirmations never shown.
@@ -579,6 +599,7 @@ class Report:
     confirms: int
     hall_draws: int
     hall_patches: int
+    arrivals: tuple[int, int]  # commits whose arrival lies within their tap's round trip, of how many
 
     @property
     def lost_or_duplicated(self) -> list[Check]:
@@ -670,6 +691,7 @@ async def run_load(
         confirms=len(timing.confirms),
         hall_draws=sum(1 for line in timing.hall if line[2] > 0),
         hall_patches=len(hall.drawn_at),
+        arrivals=arrivals_in_window(timing, runs),
     )
 
 
@@ -717,7 +739,10 @@ def print_report(report: Report) -> None:
     lat = report.latencies
     split = sum(report.latencies.split.values())
     p99 = percentile(lat.full, 99) * 1000 if lat.full else float("nan")
-    print(f"ran {report.seconds:.0f} s: {report.commits} entries committed, {report.confirms} hands confirmed")
+    print(
+        f"ran {report.seconds:.0f} s: {report.commits} writes committed (tiles, draws, passes, settlements,"
+        f" new hands), {report.confirms} hands confirmed"
+    )
     print(
         f"entry latency (server: tap's arrival -> committed and sent to both phones): {figures(lat.full)};"
         f" target p99 < {P99_TARGET_MS:.0f} ms: {'met' if p99 < P99_TARGET_MS else 'not met'}"
@@ -725,6 +750,8 @@ def print_report(report: Report) -> None:
     print(f"  phones in two processes ({split} tables): {figures(lat.cross)}")
     print(f"  phones in one process ({len(lat.split) - split} tables): {figures(lat.local)}")
     print(f"  arrival -> committed: {figures(lat.commit)}; committed -> sent to the last phone: {figures(lat.spread)}")
+    inside, total = report.arrivals
+    print(f"  (the log's arrival time lies within the client's round trip of its tap for {inside} of {total} writes)")
     if lat.undelivered or lat.unstamped:
         print(f"  ({lat.undelivered} entries never drawn on some phone, {lat.unstamped} without an arrival time)")
     print(f"client round trip: tap -> the tapping phone's patch {figures(report.round_trips)}")

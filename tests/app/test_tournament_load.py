@@ -54,6 +54,8 @@ async def test_the_load_test_loses_nothing_and_reads_the_timing_log(
     assert set(latencies.pages.values()) == {2}
     assert all(0 < t < 60 for t in latencies.full)
     assert all(c <= t for c, t in zip(latencies.commit, latencies.full, strict=True))
+    # The arrival stamped by the server lies between the client's sending of the tap and its answer.
+    assert report.arrivals == (report.commits, report.commits)
     # The hall showed every confirmation, and the client saw each of the hall's redraws.
     assert report.hall_unseen == 0
     assert len(report.hall_client) == 3 * HANDS
