@@ -1,7 +1,7 @@
 """Tournament load test (issue 9; not a test): table phones entering real hands through two server processes.
 
     uv run python benchmarks/tournament_load.py [--tables 100] [--period 2] [--seconds 300]
-        [--workers 2] [--hands 0] [--seed 9]
+        [--workers 2] [--hands 0] [--target T] [--seed 9] [--logs DIR]
 
 Needs the PostgreSQL server of the tests (``SCOREPAD_TEST_POSTGRES_URL``,
 default 127.0.0.1:5432/test); works in a fresh schema, dropped at the end.
@@ -30,7 +30,8 @@ It prints:
   to every page of that match (both phones), p50/p95/p99, split by whether
   the two phones are in one process or not; target p99 < 300 ms. Also the
   client's round trip (tap sent to the tapping phone's patch, and to the
-  second phone's next patch);
+  second phone's next patch), and a check of the log against the client: each
+  write's arrival must lie within its tap's round trip (one clock for both);
 - the hall's refresh after each confirmed hand: from the confirmation's tap
   to the hall page receiving the first redraw whose reads began after the
   confirmation was committed; target < 2 s;
@@ -179,7 +180,7 @@ class Answered:
     event: Any
     hand: int
     sent: float  # time.monotonic() when the last tap was sent
-    round_trip: float  # seconds until the tapping phone's patch
+    round_trip: float  # seconds until the tapping phone's redraw
     other_draws: int  # the second phone's draws before the tap
 
 
@@ -292,18 +293,21 @@ class TableRun:
                 raise PageFailed(
                     f"the page does not show {tap.identifier} (it shows {', '.join(sorted(phone.drawn)[:12])} ...)"
                 ) from None
-            before, sent = len(other.drawn_at), time.monotonic()
+            before, draws, sent = len(other.drawn_at), len(phone.drawn_at), time.monotonic()
             try:
                 if tap.text is None:
-                    took = await phone.tap(tap.identifier, timeout=TAP_TIMEOUT_S)
+                    await phone.tap(tap.identifier, timeout=TAP_TIMEOUT_S)
                 else:
-                    took = await phone.type(tap.identifier, tap.text, timeout=TAP_TIMEOUT_S)
+                    await phone.type(tap.identifier, tap.text, timeout=TAP_TIMEOUT_S)
+                # Every tap on the table redraws it: the round trip ends at that draw (not at a lesser patch).
+                await phone.redrawn(draws, timeout=TAP_TIMEOUT_S)
             except TimeoutError as err:
                 if last:
                     self.unanswered = step
                 raise PageFailed(str(err)) from None
         step.done()
         hand = self.match.current
+        took = phone.drawn_at[draws] - sent
         self.answered.append(Answered(step.write, step.event, hand.number if hand else 0, sent, took, before))
 
     async def play(self, start: float, end: float, period: float) -> None:

@@ -102,6 +102,12 @@ class FletClient:
         while identifier not in self.drawn:
             await self._next_patch(self.patches, deadline, f"{identifier} was not drawn within {timeout} s")
 
+    async def redrawn(self, draws: int, *, timeout: float = 30.0) -> None:
+        """Wait until the page has drawn more than ``draws`` times (``len(drawn_at)``). Raises TimeoutError."""
+        deadline = time.monotonic() + timeout
+        while len(self.drawn_at) <= draws:
+            await self._next_patch(self.patches, deadline, f"the page did not draw again within {timeout} s")
+
     async def _event(self, identifier: str, name: str, data: Any, *, timeout: float) -> float:
         target = self.ids[identifier]
         before = self.patches
