@@ -43,16 +43,19 @@ It prints:
   in order, the settlements), and its confirmations with the client's;
 - the load average during the run.
 
-Exit status 1 when an entry or confirmation was lost or duplicated, or a page
-failed; the targets are reported beside the figures.
+Exit status 1 when an entry or confirmation was lost or duplicated, a page
+failed, or the server logged a traceback; the targets are reported beside
+the figures.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
+import signal
 import statistics
 import sys
 import tempfile
@@ -187,8 +190,9 @@ class Answered:
 class TableRun:
     """One table: the engine's mirror of its match, the deal, and its two phones."""
 
-    def __init__(self, seat: Seat, rules: Any, seed: int, hands: int) -> None:
+    def __init__(self, seat: Seat, rules: Any, seed: int, hands: int, timeout: float = TAP_TIMEOUT_S) -> None:
         self.seat = seat
+        self.timeout = timeout
         self.rng = random.Random(seed * 1000 + seat.number)
         self.match = MatchState(rules, list(seat.names))
         self.hands = hands
@@ -288,7 +292,7 @@ class TableRun:
         for index, tap in enumerate(step.taps):
             last = index == len(step.taps) - 1
             try:
-                await phone.showing(tap.identifier, timeout=TAP_TIMEOUT_S)
+                await phone.showing(tap.identifier, timeout=self.timeout)
             except TimeoutError:
                 raise PageFailed(
                     f"the page does not show {tap.identifier} (it shows {', '.join(sorted(phone.drawn)[:12])} ...)"
@@ -296,11 +300,11 @@ class TableRun:
             before, draws, sent = len(other.drawn_at), len(phone.drawn_at), time.monotonic()
             try:
                 if tap.text is None:
-                    await phone.tap(tap.identifier, timeout=TAP_TIMEOUT_S)
+                    await phone.tap(tap.identifier, timeout=self.timeout)
                 else:
-                    await phone.type(tap.identifier, tap.text, timeout=TAP_TIMEOUT_S)
+                    await phone.type(tap.identifier, tap.text, timeout=self.timeout)
                 # Every tap on the table redraws it: the round trip ends at that draw (not at a lesser patch).
-                await phone.redrawn(draws, timeout=TAP_TIMEOUT_S)
+                await phone.redrawn(draws, timeout=self.timeout)
             except TimeoutError as err:
                 if last:
                     self.unanswered = step
@@ -373,6 +377,29 @@ def worker_pids(master: int) -> list[int]:
         if parent == master and b"resource_tracker" not in cmdline:
             children.append(int(entry.name))
     return sorted(children) or [master]
+
+
+def started_at(pid: int) -> int | None:
+    """When a process started (clock ticks since boot, /proc/PID/stat), or None when there is no such process.
+
+    With its pid, it names one process for good: a pid reused later has another start.
+    """
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def stop_leftovers(workers: dict[int, int | None], *, timeout: float = 10.0) -> None:
+    """Kill those of the server's workers (pid -> start) still running after it stopped: uvicorn's master,
+    killed when it does not stop in time, leaves busy workers behind; none outlives the benchmark or its schema."""
+    left = [pid for pid, start in workers.items() if start is not None and started_at(pid) == start]
+    for pid in left:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and any(started_at(pid) == workers[pid] for pid in left):
+        time.sleep(0.1)
 
 
 def rss_mb(pids: list[int]) -> float:
@@ -604,6 +631,7 @@ class Report:
     hall_draws: int
     hall_patches: int
     arrivals: tuple[int, int]  # commits whose arrival lies within their tap's round trip, of how many
+    tracebacks: list[str]  # the exception of each traceback the server logged during the run
 
     @property
     def lost_or_duplicated(self) -> list[Check]:
@@ -622,18 +650,21 @@ async def run_load(
     hands: int,
     seed: int,
     target: int | None = None,
+    tap_timeout: float = TAP_TIMEOUT_S,
 ) -> Report:
     """Set up the event, serve it, play it for ``seconds`` (or ``hands`` hands a table), measure, check."""
     event, seats, rules = make_event(db_url, tables, target)
     timing_path = logs / "timing.log"
     env = {"SCOREPAD_PAGES_PER_ADDRESS": "10000", "SCOREPAD_TIMING": str(timing_path)}
     server = WebServer(db_url, logs / "server.log", workers=workers, env=env)
-    runs = [TableRun(seat, rules, seed, hands) for seat in seats]
+    runs = [TableRun(seat, rules, seed, hands, tap_timeout) for seat in seats]
     pages: list[FletClient] = []
+    spawned: dict[int, int | None] = {}
     try:
         server.start(timeout=OPEN_TIMEOUT_S)
         assert server.process is not None
         pids = worker_pids(server.process.pid)
+        spawned = {pid: started_at(pid) for pid in pids if pid != server.process.pid}
         rss_idle = rss_mb(pids)
         hall = await FletClient(server.url, f"/event/{event}/hall", width=1920, height=1080).open(
             ready="hall-draws", timeout=OPEN_TIMEOUT_S
@@ -648,7 +679,7 @@ async def run_load(
         sampler = asyncio.create_task(load.sample())
         tasks = {asyncio.create_task(run.play(start, end, period)): run for run in playing}
         # Each table stops at ``end`` and a step under way is bounded by its taps' timeouts; this is the backstop.
-        _done, late = await asyncio.wait(tasks, timeout=seconds + TAP_TIMEOUT_S * 8 + 30)
+        _done, late = await asyncio.wait(tasks, timeout=seconds + tap_timeout * 8 + 30)
         for task in late:
             task.cancel()
             tasks[task].error = "its step was still under way long after the run's end"
@@ -656,14 +687,14 @@ async def run_load(
         sampler.cancel()
         await caught_up(hall, timing_path)
         rss_end = rss_mb(pids)
+        # What went wrong while the pages played (a worker still busy at the stop may log more, after the schema).
+        tracebacks = server_errors(server.log())
         await asyncio.gather(*(page.close() for page in pages))
         pages = []
     finally:
         await asyncio.gather(*(page.close() for page in pages), return_exceptions=True)
         server.stop()
-    tracebacks = server_errors(server.log())
-    if tracebacks:
-        print(f"  (the server logged {len(tracebacks)} tracebacks; the first ends: {tracebacks[0]})")
+        stop_leftovers(spawned)
     # The hall page's draws as the client received them, beside the server's log (to look into by hand).
     (logs / "hall-patches.log").write_text("".join(f"{at:.6f}\n" for at in hall.drawn_at))
     timing = read_timing(timing_path)
@@ -696,6 +727,7 @@ async def run_load(
         hall_draws=sum(1 for line in timing.hall if line[2] > 0),
         hall_patches=len(hall.drawn_at),
         arrivals=arrivals_in_window(timing, runs),
+        tracebacks=tracebacks,
     )
 
 
@@ -788,6 +820,8 @@ def print_report(report: Report) -> None:
     )
     for check in bad[:20]:
         print(f"  table {check.table}: {'; '.join(check.problems)}")
+    if report.tracebacks:
+        print(f"the server logged {len(report.tracebacks)} tracebacks; the first ends: {report.tracebacks[0]}")
     if report.errors:
         print(f"pages that failed: {len(report.errors)}")
         for number, error in sorted(report.errors.items())[:20]:
@@ -800,7 +834,8 @@ def print_report(report: Report) -> None:
 
 
 def main() -> int:
-    """Run the load test and print its figures; 1 when something was lost, duplicated or a page failed."""
+    """Run the load test and print its figures; 1 when something was lost or duplicated, a page failed, or the
+    server logged a traceback."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--period", type=float, default=2.0, help="seconds between a table's steps")
@@ -809,6 +844,7 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=0, help="stop a table after this many hands (0: no limit)")
     parser.add_argument("--seed", type=int, default=9)
     parser.add_argument("--target", type=int, help="the game's target (default: the rules' own, 250)")
+    parser.add_argument("--tap-timeout", type=float, default=TAP_TIMEOUT_S, help="seconds before a tap fails its table")
     parser.add_argument("--logs", type=Path, help="keep the server's log and timing log in this directory")
     args = parser.parse_args()
     if not (1 <= args.tables <= 200 and 0 < args.seconds <= 900 and 0.01 <= args.period <= 60):
@@ -834,10 +870,11 @@ def main() -> int:
                 hands=args.hands,
                 seed=args.seed,
                 target=args.target,
+                tap_timeout=args.tap_timeout,
             )
         )
     print_report(report)
-    return 1 if report.lost_or_duplicated or report.errors else 0
+    return 1 if report.lost_or_duplicated or report.errors or report.tracebacks else 0
 
 
 if __name__ == "__main__":

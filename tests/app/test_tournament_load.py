@@ -40,6 +40,7 @@ async def test_the_load_test_loses_nothing_and_reads_the_timing_log(
         db_url, tmp_path, tables=3, period=0.01, seconds=120, workers=2, hands=HANDS, seed=SEED, target=TARGET
     )
     assert report.errors == {}, report.errors
+    assert report.tracebacks == []
     assert report.lost_or_duplicated == [], [c.problems for c in report.lost_or_duplicated]
     assert len(report.checks) == 3
     # Every table played and confirmed its hands, and the store holds them (compared in ``checks``).
