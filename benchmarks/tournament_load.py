@@ -53,6 +53,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import os
 import random
 import signal
@@ -69,7 +70,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.store_bench import DEFAULT_PG_URL, postgres_schema
 from scorepad.app.table import ends_to_ask
-from scorepad.rules import Draw, MatchState, Pass, Play
+from scorepad.rules import Draw, MatchState, Pass, Play, SniffError
 from scorepad.rules.records import parse_record, replay
 from scorepad.rules.tiles import full_set, pips
 from scorepad.store import open_store
@@ -561,6 +562,25 @@ class Check:
     writes: int  # every store write answered: the entries, new hands and settlements
 
 
+def replayed(record: dict[str, Any]) -> MatchState:
+    """A ``sniff-record/1`` replayed by the referee's engine (``scorepad.rules.records.replay``).
+
+    A match whose last hand went out (or was blocked) when the run stopped,
+    before its settlement was entered, has no ``remaining`` for that hand,
+    which a record needs: that hand's events are played through the engine
+    one by one instead, and the settlement left out.
+    """
+    parsed = parse_record(record)
+    last = parsed.hands[-1] if parsed.hands else None
+    if last is None or last.remaining is not None:
+        return replay(parsed)
+    match = replay(dataclasses.replace(parsed, hands=parsed.hands[:-1]))
+    hand = match.start_hand(last.setter)
+    for event in last.events:
+        hand.apply(event)
+    return match
+
+
 def compare(db_url: str, event: int, runs: list[TableRun]) -> list[Check]:
     """Export every match, replay it with the referee's engine, and compare it with the taps answered."""
     store = open_store(db_url)
@@ -571,8 +591,12 @@ def compare(db_url: str, event: int, runs: list[TableRun]) -> list[Check]:
         }
         checks = []
         for run in runs:
-            replayed = replay(parse_record(store.export_record(run.seat.match_id)))
-            stored = [(h.number, e) for h in replayed.hands for e in h.events]
+            try:
+                played = replayed(store.export_record(run.seat.match_id))
+            except SniffError as err:
+                checks.append(Check(run.seat.number, [f"the referee refuses its record: {err}"], 0, 0, 0))
+                continue
+            stored = [(h.number, e) for h in played.hands for e in h.events]
             sent = [(a.hand, a.event) for a in run.answered if a.write in ENTRIES]
             counts = {kind: sum(1 for a in run.answered if a.write == kind) for kind in ("start", "settle")}
             maybe = run.unanswered.write if run.unanswered is not None else None
@@ -589,8 +613,8 @@ def compare(db_url: str, event: int, runs: list[TableRun]) -> list[Check]:
             if [e.tile for _, e in stored if isinstance(e, Play)] != [e.tile for _, e in sent if isinstance(e, Play)]:
                 problems.append("the tiles stored are not the tiles tapped, in order")
             for kind, found in (
-                ("start", len(replayed.hands)),
-                ("settle", sum(1 for h in replayed.hands if h.settlement is not None)),
+                ("start", len(played.hands)),
+                ("settle", sum(1 for h in played.hands if h.settlement is not None)),
             ):
                 if found not in (counts[kind], counts[kind] + (maybe == kind)):
                     problems.append(f"{counts[kind]} {WORDS[kind]} answered, {found} stored")

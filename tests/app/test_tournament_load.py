@@ -15,8 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.tournament_load import Seat, TableRun, run_load
+from benchmarks.tournament_load import Seat, TableRun, replayed, run_load
 from scorepad.rules import make_ruleset
+from scorepad.rules.errors import IllegalRecordError
+from scorepad.rules.records import parse_record, replay
 
 # The store tests' PostgreSQL fixtures (a fresh schema per test), as tests/app/test_tournament.py uses them.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -86,3 +88,17 @@ def test_the_scorekeeper_plays_legal_hands_through_whole_games() -> None:
             tapped |= {tap.identifier for tap in step.taps}
             step.done()
     assert {"settle", "next-game", "next-hand", "confirm-hand", "draw"} <= tapped
+
+
+def test_a_match_stopped_before_its_settlement_is_still_replayed() -> None:
+    """A run may stop after a hand went out and before its settlement: the record then lacks the hand's
+    ``remaining``, which the referee requires, and the benchmark replays that hand's events one by one."""
+    run = TableRun(Seat(1, 1, "1-ABCDEF", ("Ann", "Bob")), make_ruleset("smartt", 2, {}), 1, hands=3)
+    while (step := run.next_step()) is not None and not (step.write == "settle" and len(run.match.hands) == 2):
+        step.done()
+    record = run.match.to_record()
+    with pytest.raises(IllegalRecordError, match="'remaining' must give"):
+        replay(parse_record(record))
+    played = replayed(record)
+    assert [h.events for h in played.hands] == [h.events for h in run.match.hands]
+    assert played.hands[-1].needs_settlement and played.hands[0].settlement is not None
