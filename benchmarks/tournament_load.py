@@ -73,6 +73,7 @@ from scorepad.app.table import ends_to_ask
 from scorepad.rules import Draw, MatchState, Pass, Play, SniffError
 from scorepad.rules.records import parse_record, replay
 from scorepad.rules.tiles import full_set, pips
+from scorepad.rules.wording import count_words
 from scorepad.store import open_store
 from scorepad.tournament import TournamentService
 from tests.flet_client import FletClient, WebServer
@@ -807,14 +808,14 @@ def print_report(report: Report) -> None:
         f"entry latency (server: tap's arrival -> committed and sent to both phones): {figures(lat.full)};"
         f" target p99 < {P99_TARGET_MS:.0f} ms: {'met' if p99 < P99_TARGET_MS else 'not met'}"
     )
-    print(f"  phones in two processes ({split} tables): {figures(lat.cross)}")
-    print(f"  phones in one process ({len(lat.split) - split} tables): {figures(lat.local)}")
+    print(f"  phones in two processes ({count_words(split, 'table')}): {figures(lat.cross)}")
+    print(f"  phones in one process ({count_words(len(lat.split) - split, 'table')}): {figures(lat.local)}")
     print(f"  arrival -> committed: {figures(lat.commit)}; committed -> sent to the last phone: {figures(lat.spread)}")
     inside, total = report.arrivals
     print(f"  (the log's arrival time lies within the client's round trip of its tap for {inside} of {total} writes)")
     if lat.undelivered or lat.unstamped:
         print(f"  ({lat.undelivered} entries never drawn on some phone, {lat.unstamped} without an arrival time)")
-    print(f"client round trip: tap -> the tapping phone's patch {figures(report.round_trips)}")
+    print(f"client round trip: tap -> the tapping phone's redraw {figures(report.round_trips)}")
     print(f"  tap -> the second phone's next patch {figures(report.other_trips)}")
     worst = max(report.hall_client, default=float("nan"))
     verdict = "met" if worst < HALL_TARGET_S and not report.hall_unseen else "not met"
