@@ -342,9 +342,13 @@ class TableRun:
 async def join(url: str, event: int, code: str) -> FletClient:
     """A phone on the table device page, joined with the table's code as a person types it."""
     phone = await FletClient(url, f"/event/{event}/table").open(ready="table-code", timeout=OPEN_TIMEOUT_S)
-    await phone.type("table-code", code, answered=False)
-    await phone.tap("join", timeout=OPEN_TIMEOUT_S)
-    await phone.showing("table-title", timeout=OPEN_TIMEOUT_S)
+    try:
+        await phone.type("table-code", code, answered=False)
+        await phone.tap("join", timeout=OPEN_TIMEOUT_S)
+        await phone.showing("table-title", timeout=OPEN_TIMEOUT_S)
+    except BaseException:
+        await phone.close()
+        raise
     return phone
 
 
