@@ -13,6 +13,7 @@ on 127.0.0.1 and a free port, with its output in a log file.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -26,7 +27,7 @@ import msgpack
 
 from tests.browser import free_port
 
-REGISTER, PATCH, EVENT, INVOKE, CRASHED = 1, 2, 3, 5, 6
+REGISTER, PATCH, EVENT, UPDATE, INVOKE, CRASHED = 1, 2, 3, 4, 5, 6
 
 
 def _identifiers(obj: Any, found: dict[str, int]) -> None:
@@ -53,6 +54,10 @@ class FletClient:
         self.width, self.height = width, height
         self.ids: dict[str, int] = {}
         self.patches = 0
+        # The identifiers of the page's latest draw (a patch that brought identified controls), and
+        # when each draw arrived (time.monotonic()): pages that redraw whole show exactly ``drawn``.
+        self.drawn: set[str] = set()
+        self.drawn_at: list[float] = []
         self.crashed: str | None = None
         self._ws: Any = None
         self._reader: asyncio.Task[None] | None = None
@@ -68,41 +73,65 @@ class FletClient:
         self._reader = asyncio.create_task(self._read())
         deadline = time.monotonic() + timeout
         while self.patches == 0 or (ready is not None and ready not in self.ids):
-            if self.crashed is not None:
-                raise RuntimeError(f"the page crashed: {self.crashed}")
-            if self._reader.done():
-                raise RuntimeError("the server closed the page")
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"the page did not show {ready or 'anything'} within {timeout} s")
-            self._patched.clear()
-            try:
-                await asyncio.wait_for(self._patched.wait(), left)
-            except TimeoutError:
-                continue
+            await self._next_patch(
+                self.patches, deadline, f"the page did not show {ready or 'anything'} within {timeout} s"
+            )
         return self
 
     async def tap(self, identifier: str, *, timeout: float = 30.0) -> float:
         """Click the control with this identifier; returns the seconds until the server's next patch."""
+        return await self._event(identifier, "click", None, timeout=timeout)
+
+    async def type(self, identifier: str, text: str, *, timeout: float = 30.0, answered: bool = True) -> float:
+        """Type ``text`` into the text field with this identifier, as the web client does.
+
+        The client sends the field's new value, then its change event. Returns
+        the seconds until the server's next patch; with ``answered=False`` (a
+        field whose handler draws nothing) it waits for none and returns 0.
+        """
+        target = self.ids[identifier]
+        await self._send(UPDATE, {"id": target, "props": {"value": text}})
+        if not answered:
+            await self._send(EVENT, {"target": target, "name": "change", "data": text})
+            return 0.0
+        return await self._event(identifier, "change", text, timeout=timeout)
+
+    async def showing(self, identifier: str, *, timeout: float = 30.0) -> None:
+        """Wait until the page's latest draw holds the control with this identifier. Raises TimeoutError."""
+        deadline = time.monotonic() + timeout
+        while identifier not in self.drawn:
+            await self._next_patch(self.patches, deadline, f"{identifier} was not drawn within {timeout} s")
+
+    async def redrawn(self, draws: int, *, timeout: float = 30.0) -> None:
+        """Wait until the page has drawn more than ``draws`` times (``len(drawn_at)``). Raises TimeoutError."""
+        deadline = time.monotonic() + timeout
+        while len(self.drawn_at) <= draws:
+            await self._next_patch(self.patches, deadline, f"the page did not draw again within {timeout} s")
+
+    async def _event(self, identifier: str, name: str, data: Any, *, timeout: float) -> float:
         target = self.ids[identifier]
         before = self.patches
         self._patched.clear()
         started = time.perf_counter()
-        await self._send(EVENT, {"target": target, "name": "click", "data": None})
+        await self._send(EVENT, {"target": target, "name": name, "data": data})
         deadline = time.monotonic() + timeout
         while self.patches == before:
-            if self.crashed is not None:
-                raise RuntimeError(f"the page crashed: {self.crashed}")
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"no answer to a tap on {identifier} within {timeout} s")
-            self._patched.clear()
-            if self.patches == before:
-                try:
-                    await asyncio.wait_for(self._patched.wait(), left)
-                except TimeoutError:
-                    continue
+            await self._next_patch(before, deadline, f"no answer to a tap on {identifier} within {timeout} s")
         return time.perf_counter() - started
+
+    async def _next_patch(self, before: int, deadline: float, late: str) -> None:
+        """Wait for a patch after the ``before``-th (at once if one came); ``TimeoutError(late)`` at the deadline."""
+        if self.crashed is not None:
+            raise RuntimeError(f"the page crashed: {self.crashed}")
+        if self._reader is not None and self._reader.done():
+            raise RuntimeError("the server closed the page")
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(late)
+        self._patched.clear()
+        if self.patches == before:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._patched.wait(), left)
 
     async def close(self) -> None:
         """Close the WebSocket (the server sees the page disconnect)."""
@@ -126,7 +155,12 @@ class FletClient:
                     continue
                 action, body = msgpack.unpackb(frame[1:], strict_map_key=False, raw=False, ext_hook=_ext)
                 if action == PATCH:
-                    _identifiers(body, self.ids)
+                    found: dict[str, int] = {}
+                    _identifiers(body, found)
+                    if found:
+                        self.drawn_at.append(time.monotonic())
+                        self.drawn = set(found)
+                        self.ids.update(found)
                     self.patches += 1
                     self._patched.set()
                 elif action == REGISTER:

@@ -32,6 +32,7 @@ import flet as ft
 import msgpack  # type: ignore[import-untyped]  # flet's own wire format, installed with flet
 from flet.pubsub.pubsub_hub import PubSubHub
 
+from scorepad.app import timing
 from scorepad.app.live import notice_from_elsewhere, refused_as_stale, revision_of
 from scorepad.app.state import SHEET, TABLE, ScorePad
 from scorepad.store import StoreConflict, StoreError
@@ -320,6 +321,8 @@ class PageStore:
                 self._live.refused()
                 raise
             self._live.wrote(match_id, state)
+            if timing.ENABLED:
+                timing.committed(match_id, revision_of(state))
             return state
 
         return write
@@ -456,6 +459,8 @@ class PageEnds:
         async def watched() -> Any:
             nonlocal registered
             message = await receive()
+            if timing.ENABLED:
+                timing.arrived()  # the tap's handler, a task made next, inherits the stamp
             if message.get("type") == "websocket.disconnect":
                 closed.set()
             elif not registered and message.get("bytes"):

@@ -215,13 +215,15 @@ class Board:
 
     def load(self) -> None:
         """Read the event, its latest round and the standings again. Raises ``TournamentError`` for no event."""
+        started = time.monotonic()
         self.info = self.service.event_info(self.token, self.event_id)
         try:
             self.round = self.service.round_view(self.token, self.event_id)
         except TournamentError:
             self.round = None
         self.standings = self.service.standings(self.token, self.event_id)
-        self.loaded_at = time.monotonic()
+        # When the reads began: whatever was committed before is in what the board shows now.
+        self.loaded_at = started
 
     def match_ids(self) -> list[int]:
         """The matches of the round shown (the screens follow them live)."""

@@ -22,9 +22,11 @@ from typing import Any
 
 import flet as ft
 
+from scorepad.app import timing
 from scorepad.app.components.common import button, heading, ident, note, wrap_row
 from scorepad.app.components.home import option_controls, preset_buttons
 from scorepad.app.guard import PageGuard
+from scorepad.app.live import revision_of
 from scorepad.app.tournament import (
     HALL_SECONDS,
     Board,
@@ -500,6 +502,8 @@ class TablePage:
         table = self.pad.table
         table.refresh()
         if self.device.confirm(table.state, number):
+            if timing.ENABLED:
+                timing.confirmed(table.match_id, number)
             announce_confirmation(self.store, table.match_id, getattr(table.state, "revision", None))
         self._draw_table()
 
@@ -519,6 +523,8 @@ class TablePage:
         framed = ft.Container(content=body, padding=ft.Padding.symmetric(horizontal=PAGE_PAD, vertical=4), expand=True)
         page.controls = [ft.SafeArea(content=framed, expand=True)]
         page.update()
+        if timing.ENABLED:
+            timing.sent(page.session.id, pad.table.match_id, revision_of(pad.table.state))
 
 
 class HallPage(BoardPage):
@@ -591,6 +597,8 @@ class HallPage(BoardPage):
             )
         ]
         self.page.update()
+        if timing.ENABLED:
+            timing.hall(self.page.session.id, self.draws, hall.loaded_at)
 
 
 class WatchPage:
