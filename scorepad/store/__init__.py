@@ -5,6 +5,7 @@ the rules engine. See docs/store.md.
 """
 
 from scorepad.store.errors import (
+    AwaitsSettlement,
     BrokenLog,
     ConnectionLost,
     DatabaseGone,
@@ -27,6 +28,7 @@ from scorepad.store.summary import MatchSummary
 
 __all__ = [
     "AuditItem",
+    "AwaitsSettlement",
     "BrokenLog",
     "ConnectionLost",
     "DatabaseGone",

@@ -128,7 +128,7 @@ def run_export(args: argparse.Namespace) -> int:
 
     def work(store: Store) -> int:
         match_id = parse_match_id(args.match_id)
-        text = json.dumps(store.export_record(match_id), indent=1) + "\n"
+        text = json.dumps(store.export_record(match_id, complete=True), indent=1) + "\n"
         if args.output is None:
             sys.stdout.write(text)
             return 0

@@ -51,6 +51,15 @@ class BrokenLog(StoreError):
     """A stored log no longer replays through the rules (a rules change, or tampering)."""
 
 
+class AwaitsSettlement(StoreError):
+    """A record was asked for while a hand awaits its settlement.
+
+    The contract needs ``remaining`` for a hand that ended by going out or
+    by a block (records.md §3), and only the settlement gives it, so such a
+    record would be refused by the referee.
+    """
+
+
 class SchemaTooNew(StoreError):
     """The database was migrated by a newer scorepad than this one."""
 

@@ -40,10 +40,19 @@ from scorepad.rules import (
     parse_record,
     replay,
 )
+from scorepad.rules.wording import HOW_WORDS
 from scorepad.store import repository as repo
 from scorepad.store.db import make_engine, writer
 from scorepad.store.describe import entry_words, moved_on
-from scorepad.store.errors import BrokenLog, MatchFinished, NothingToAmend, NothingToUndo, StoreConflict, StoreError
+from scorepad.store.errors import (
+    AwaitsSettlement,
+    BrokenLog,
+    MatchFinished,
+    NothingToAmend,
+    NothingToUndo,
+    StoreConflict,
+    StoreError,
+)
 from scorepad.store.faults import FileGuard, transaction
 from scorepad.store.listing import list_row_by_row
 from scorepad.store.log import Entry, FoldedLog, event_payload, fold
@@ -485,14 +494,24 @@ class Store:
         self._committed(match_id, len(log), device)
         return match_id
 
-    def export_record(self, match_id: int) -> dict[str, Any]:
+    def export_record(self, match_id: int, *, complete: bool = False) -> dict[str, Any]:
         """The match as a sniff-record/1 object, from what stands in its log.
 
-        It replays (``replay(parse_record(...))``) to the stored match's state.
-        Raises ``UnknownMatch`` and ``BrokenLog``.
+        It replays (``replay(parse_record(...))``) to the stored match's state,
+        except while the last hand awaits its settlement: its ``remaining`` is
+        not known yet, so that hand's end cannot be written as the contract
+        needs it (records.md §3). ``complete=True`` (a record for the user, to
+        hand to the referee) refuses that case. Raises ``UnknownMatch``,
+        ``BrokenLog``, and with ``complete`` ``AwaitsSettlement``.
         """
         with self._lock:
             loaded = self._view(match_id, None)
+        current = loaded.state.current
+        if complete and current is not None and current.needs_settlement:
+            raise AwaitsSettlement(
+                f"match {match_id}'s hand {current.number} {HOW_WORDS[current.how]} and awaits its settlement "
+                "(the tiles or pips left in each hand): settle it on the table screen, then export"
+            )
         return {
             "format": RECORD_FORMAT,
             "rules": loaded.header.rules,

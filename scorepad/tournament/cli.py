@@ -355,10 +355,15 @@ def _export(service: Any, args: argparse.Namespace) -> int:
     from scorepad.tournament.exports import export_event
 
     token = _director(service, args.event)
+    skipped: list[str] = []
     try:
-        written = export_event(service, token, args.event, Path(args.to), formats=args.format or FORMATS)
+        written = export_event(
+            service, token, args.event, Path(args.to), formats=args.format or FORMATS, skipped=skipped
+        )
     except OSError as err:
         raise _Failure(f"cannot write into {args.to}: {err.strerror or err}", EXIT_UNREADABLE) from err
     for path in written:
         _out(str(path))
+    for line in skipped:
+        sys.stderr.write(printable(line) + "\n")
     return 0

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from scorepad.store import AwaitsSettlement
 from scorepad.tournament.service import TournamentService
 from scorepad.tournament.standings import Standing, tiebreak_order
 
@@ -220,13 +221,21 @@ def _escape(text: str) -> str:
 
 
 def export_event(
-    service: TournamentService, token: str | None, event_id: int, folder: Path, *, formats: Sequence[str]
+    service: TournamentService,
+    token: str | None,
+    event_id: int,
+    folder: Path,
+    *,
+    formats: Sequence[str],
+    skipped: list[str] | None = None,
 ) -> list[Path]:
     """Write the event's exports into ``folder``; returns the files written.
 
     ``formats``: any of ``csv`` (standings.csv, results.csv), ``xlsx``
     (event.xlsx), ``pdf`` (event.pdf) and ``records`` (one
-    ``round-R-table-T.json`` per match). Director only.
+    ``round-R-table-T.json`` per match). A match whose last hand awaits its
+    settlement has no legal record yet (``AwaitsSettlement``): it is left
+    out, and a sentence saying so is added to ``skipped``. Director only.
     """
     matches = service.match_ids(token, event_id)  # the director's check comes first
     info = service.event_info(token, event_id)
@@ -264,7 +273,12 @@ def export_event(
     if "records" in formats:
         for number, table, match_id in matches:
             path = folder / f"round-{number}-table-{table}.json"
-            text = json.dumps(service.store.export_record(match_id), indent=1) + "\n"
+            try:
+                text = json.dumps(service.store.export_record(match_id, complete=True), indent=1) + "\n"
+            except AwaitsSettlement as err:
+                if skipped is not None:
+                    skipped.append(f"round {number} table {table} left out: {err}")
+                continue
             _atomic(path, lambda target, text=text: target.write_text(text, encoding="utf-8"))
             written.append(path)
     return written

@@ -146,3 +146,33 @@ def test_one_corrupt_listing_row_does_not_hide_the_others(
     assert [m["id"] for m in listed[:3]] == ids[::-1]
     assert listed[1]["players"] == load_json(RECORD)["players"], "rebuilt from the log"
     assert run("matches", "--db", db_url) == 0
+
+
+def test_export_of_a_hand_awaiting_its_settlement_is_one_line_and_writes_nothing(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A hand gone out but not settled has no ``remaining`` yet, so no record the referee would take (§3)."""
+    from scorepad.store import AwaitsSettlement, open_store
+    from tests.app.app_hands import GO_OUT_HAND
+
+    # The 0-5 fits either long side of the Sniff alike: the record says which (§3).
+    plays = [{"play": tile, "at": "left"} if tile == "0-5" else {"play": tile} for tile, _end in GO_OUT_HAND]
+    record = {
+        "format": "sniff-record/1",
+        "rules": "smartt",
+        "players": ["Ann", "Bob"],
+        "hands": [{"setter": 0, "events": plays[:-1]}],
+    }
+    with open_store(db_url) as store:
+        match_id = store.import_record(record, device="test")
+        store.append(match_id, plays[-1], device="test")
+        assert store.load(match_id).current.needs_settlement
+        with pytest.raises(AwaitsSettlement, match="hand 1 went out and awaits its settlement"):
+            store.export_record(match_id, complete=True)
+        # Inside the score-pad the log is still read as it stands.
+        assert store.export_record(match_id)["hands"][0]["events"] == plays
+    out = tmp_path / "out.json"
+    assert run("export", str(match_id), "--db", db_url, "-o", str(out)) == 1
+    line = _one_line_error(capsys)
+    assert line.startswith(f"match {match_id}'s hand 1 went out and awaits its settlement"), line
+    assert not out.exists() and not list(tmp_path.glob("*.partial"))
