@@ -326,10 +326,9 @@ class Desk(Board):
         self.message = None
         try:
             fn()
-        except (TournamentError, StoreError) as err:
-            self.message = words_of(err)
-            return False
-        except Exception as err:  # the engine's refusal of a correction (IllegalEventError ...)
+        except (TournamentError, StoreError, SniffError) as err:
+            # A refusal (the engine's of a correction included) or a database fault: one sentence.
+            # Anything else is a bug and kills the page (PageGuard), never said as if it were a refusal.
             self.message = words_of(err)
             return False
         self.message = done

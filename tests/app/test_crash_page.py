@@ -26,7 +26,7 @@ from scorepad.app.guard import DEAD_ID, RELOAD_ID
 from scorepad.app.sessions import PageRevoked, screen_of
 from scorepad.app.state import ScorePad
 from scorepad.app.table import Table
-from scorepad.app.tournament import Desk
+from scorepad.app.tournament import Desk, Hall
 from scorepad.store import Store, StoreError, open_store
 from scorepad.tournament import TournamentService
 from tests.app.test_live_server import new_match as stored_match
@@ -376,6 +376,31 @@ async def test_a_director_page_that_crashes_is_dead_and_signed_out(
     other = Desk(service, event_id, source="another-phone")
     assert other.sign_in(PASSWORD), other.message
     assert other.entrants() == ["Ann", "Bob"]
+    assert_still_dead(wired)
+
+
+async def test_a_bug_in_the_halls_rotation_kills_the_hall_page(
+    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The rotation is a task Flet runs and reports no failure of: the page dies there, not in asyncio's log."""
+    from scorepad.app.components import tournament_screens
+
+    service = TournamentService(store)
+    event_id = service.create_event(name="Open", password=PASSWORD, rounds=2, options={"target": 60}, seed="s")
+    monkeypatch.setattr(tournament_screens, "HALL_SECONDS", 0.05)  # the next turn of the rotation now
+    turns: list[int] = []
+
+    def broken_rotate(_hall: Any) -> None:
+        turns.append(1)
+        bug()
+
+    monkeypatch.setattr(Hall, "rotate", broken_rotate)
+    wired = await Wired(store, route=f"/event/{event_id}/hall").open()
+    await wait_for(lambda: DEAD_ID in wired.identified(), "the hall page died")
+    assert_dead(wired, caplog)
+    count = len(turns)
+    await asyncio.sleep(0.3)  # several turns' worth: a dead hall's rotation has stopped
+    assert len(turns) == count
     assert_still_dead(wired)
 
 

@@ -542,10 +542,14 @@ class HallPage(BoardPage):
         self.page.run_task(self._rotate)
 
     async def _rotate(self) -> None:
-        while self.page.session.connection is not None:
+        guard = PageGuard.of(self.page)
+        while self.page.session.connection is not None and not guard.dead:
             await asyncio.sleep(HALL_SECONDS)
-            self.hall.rotate()
-            self.reload()  # also picks up a new round or a lock, which are no match entries
+            try:
+                self.hall.rotate()
+                self.reload()  # also picks up a new round or a lock, which are no match entries
+            except Exception as err:  # Flet reports no failure of a task it runs: the page dies here
+                guard.fail(err, "the hall's rotation")
 
     def draw(self) -> None:
         """Draw the page of the rotation shown now."""
@@ -635,8 +639,15 @@ class WatchPage:
     async def _later(self, seconds: float) -> None:
         # asyncio may wake a timer up to its clock's resolution early: a margin, then look again.
         await asyncio.sleep(seconds + DUE_MARGIN)
-        self.draw()
-        due = self.watch.next_due()
+        guard = PageGuard.of(self.page)
+        if guard.dead:
+            return
+        try:
+            self.draw()
+            due = self.watch.next_due()
+        except Exception as err:  # Flet reports no failure of a task it runs: the page dies here
+            guard.fail(err, "the spectator's delayed view")
+            return
         if due is not None:
             self.page.run_task(self._later, due)
 
