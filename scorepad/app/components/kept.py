@@ -12,8 +12,13 @@ costs nothing to draw or to compare.
 A kept control is handed out again only while it is on the page (Flet's
 index of mounted controls has it): after the screen left the table (the
 score sheet, say) it is drawn afresh. The inputs must name everything the
-part shows; the handlers inside it must read what changes (the revision of a
-tap) when they run, not when they were made.
+part shows, and the layout that places it; the handlers inside it must read
+what changes (the revision of a tap) when they run, not when they were made.
+Flet pairs new controls with old ones by position (or by ``key`` in a list)
+and hands the old one's identity to the new one: a kept control must sit
+where it is paired with itself, so every list on its way up whose other
+items come and go gives its ancestor there a ``key`` (the picker, the
+details card).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ C = TypeVar("C", bound=ft.Control)
 
 
 class KeptParts:
-    """The parts drawn last for one screen's owner (a ``Table``), by name, with the inputs they were drawn from."""
+    """The parts a page drew last (its header; its table's keys and buttons), by name, with their inputs."""
 
     def __init__(self) -> None:
         self._parts: dict[Hashable, tuple[Hashable, ft.Control]] = {}
