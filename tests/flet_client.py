@@ -28,6 +28,8 @@ import msgpack
 from tests.browser import free_port
 
 REGISTER, PATCH, EVENT, UPDATE, INVOKE, CRASHED = 1, 2, 3, 4, 5, 6
+# "identifier" as msgpack writes the key of a Semantics control.
+IDENTIFIER = msgpack.packb("identifier")
 
 
 def _identifiers(obj: Any, found: dict[str, int]) -> None:
@@ -154,16 +156,20 @@ class FletClient:
                 if not isinstance(frame, bytes) or not frame or frame[0] != 0:
                     continue
                 action, body = msgpack.unpackb(frame[1:], strict_map_key=False, raw=False, ext_hook=_ext)
+                # Only a patch that brings identified controls is walked (the benchmark's client
+                # shares the server's cores): the identifier's name is then in the frame's bytes.
+                named = IDENTIFIER in frame
                 if action == PATCH:
-                    found: dict[str, int] = {}
-                    _identifiers(body, found)
-                    if found:
-                        self.drawn_at.append(time.monotonic())
-                        self.drawn = set(found)
-                        self.ids.update(found)
+                    if named:
+                        found: dict[str, int] = {}
+                        _identifiers(body, found)
+                        if found:
+                            self.drawn_at.append(time.monotonic())
+                            self.drawn = set(found)
+                            self.ids.update(found)
                     self.patches += 1
                     self._patched.set()
-                elif action == REGISTER:
+                elif action == REGISTER and named:
                     _identifiers(body, self.ids)
                 elif action == INVOKE:
                     # The page answers every method call at once, with nothing to report.

@@ -12,6 +12,7 @@ import flet as ft
 
 from scorepad.app.components.dispute import dispute_screen
 from scorepad.app.components.home import history_screen, home_screen, new_match_screen
+from scorepad.app.components.kept import KeptParts
 from scorepad.app.components.matches import match_details, remember_device_match
 from scorepad.app.components.paper import paper_view
 from scorepad.app.components.sheet import sheet_screen
@@ -257,6 +258,7 @@ def _app(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live
     ft.use_effect(confirm_shown, dependencies=[id(table), revision_of(state)])
     # The value, not a function giving it: flet's use_state cannot type the function form (the state is a bool).
     dark, set_dark = ft.use_state(page.platform_brightness == ft.Brightness.DARK)
+    kept = _kept(ft.use_ref(KeptParts))
 
     def redraw() -> None:
         set_draws(lambda r: r + 1)
@@ -280,7 +282,9 @@ def _app(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live
         pad.form.target = text
         redraw()
 
-    header = _header(pad, act, toggle_theme, dark)
+    # The header is the same control while its screen, title and theme are (``kept``): Flet skips it.
+    title = _title(pad)
+    header = kept.part("header", (pad.screen, title, dark), lambda: _header(pad, act, toggle_theme, dark, title))
     if pad.screen == TABLE and pad.table is not None:
         body = table_screen(pad.table, act, header, width=page.width or 0, height=page.height or 0)
     elif pad.screen == SHEET and pad.table is not None:
@@ -325,10 +329,20 @@ def _icon_button(identifier: str, icon: Any, label: str, on_tap: Callable[[], No
     )
 
 
+def _kept(ref: Any) -> KeptParts:
+    """The page's kept parts, held by a ``use_ref`` of ``App``."""
+    if not isinstance(ref.current, KeptParts):
+        ref.current = KeptParts()
+    return ref.current
+
+
+def _title(pad: ScorePad) -> str:
+    return pad.table.title() if pad.table is not None and pad.screen in (TABLE, SHEET) else "Sniff score-pad"
+
+
 def _header(
-    pad: ScorePad, act: Callable[..., Callable[[], None]], toggle_theme: Callable[[], None], dark: bool
+    pad: ScorePad, act: Callable[..., Callable[[], None]], toggle_theme: Callable[[], None], dark: bool, title: str
 ) -> ft.Control:
-    title = pad.table.title() if pad.table is not None and pad.screen in (TABLE, SHEET) else "Sniff score-pad"
     controls: list[ft.Control] = []
     if pad.screen != HOME:
         controls.append(_icon_button("home", ft.Icons.HOME, "Home", act(pad.go_home)))

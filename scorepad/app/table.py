@@ -146,6 +146,9 @@ class Table:
         self.settle_seat: int | None = None
         self.next_setter_choice: int | None = None
         self.draw_open = False
+        # The screen's own memory of its last draw (``scorepad.app.components.kept``), never read here:
+        # it lives and goes with this page's view-model.
+        self.kept: Any = None
         # Bumped with every change of what is shown: a tap drawn on an older screen is stale.
         self.revision = 0
         self.irregular = Irregularities(self)

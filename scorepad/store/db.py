@@ -30,7 +30,10 @@ def make_engine(url: URL, settings: StoreSettings | None = None) -> Engine:
     settings = settings or StoreSettings()
     if url.get_backend_name() == "sqlite":
         return _sqlite_engine(url, settings)
-    return create_engine(url, pool_pre_ping=True)
+    # No pre-ping: it is one more round trip on every transaction, and each tap waits for it.
+    # A connection found dead is retried once on a fresh one (``faults.transaction``), and
+    # SQLAlchemy then replaces every pooled connection older than the failure.
+    return create_engine(url)
 
 
 def _sqlite_engine(url: URL, settings: StoreSettings) -> Engine:

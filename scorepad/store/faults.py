@@ -175,8 +175,8 @@ def transaction(
 
     A connection found dead before the commit was sent (a PostgreSQL backend
     terminated, a server restarted) is retried once on a fresh connection:
-    nothing of the first try can have been committed, and the pool's
-    pre-ping has already replaced the other dead connections. A connection
+    nothing of the first try can have been committed, and SQLAlchemy has
+    marked every older pooled connection for replacement. A connection
     lost during the COMMIT itself is not retried (it may have landed):
     ``SaveUncertain``. ``check()`` runs before each try (the SQLite file's
     identity). Raises ``StoreConflict``, a ``DatabaseUnavailable``, or what

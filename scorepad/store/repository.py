@@ -202,33 +202,36 @@ def hand_id(*, session: Session, match_id: int, number: int, now: datetime) -> i
 def append_entry(
     *,
     session: Session,
-    hand_id: int,
+    match_id: int,
+    number: int,
     seq: int,
     revision: int,
     kind: str,
     payload: dict[str, Any],
     device: str | None,
     now: datetime,
-) -> int:
-    """Append one entry to a hand's log; returns its id.
+) -> int | None:
+    """Append one entry to the log of hand ``number`` of the match; returns its id.
 
-    Raises SQLAlchemy's ``IntegrityError`` when ``seq`` is taken in that hand
-    (inside ``conflicts_reported`` it becomes ``StoreConflict``).
+    Returns None, writing nothing, when the hand has no row yet (its first
+    entry: make it with ``hand_id`` and append again). Raises SQLAlchemy's
+    ``IntegrityError`` when ``seq`` is taken in that hand (inside
+    ``conflicts_reported`` it becomes ``StoreConflict``).
     """
-    # Core statements on the hot path: the ORM's unit of work costs more
-    # than the insert itself.
-    result = session.execute(
-        insert(_LOG).values(
-            hand_id=hand_id,
-            seq=seq,
-            revision=revision,
-            kind=kind,
-            payload=payload,
-            device=device,
-            created_at=now,
-        )
-    )
-    return _new_id(result)
+    # One Core statement finds the hand and inserts (a round trip and the ORM's unit of
+    # work cost more than the insert itself, and every tap waits for them).
+    hand = select(
+        _HANDS.c.id,
+        literal(seq),
+        literal(revision),
+        literal(kind),
+        literal(payload, _LOG.c.payload.type),
+        literal(device, _LOG.c.device.type),
+        literal(now, _LOG.c.created_at.type),
+    ).where(_HANDS.c.match_id == match_id, _HANDS.c.number == number)
+    columns = ["hand_id", "seq", "revision", "kind", "payload", "device", "created_at"]
+    inserted = session.execute(insert(_LOG).from_select(columns, hand).returning(_LOG.c.id)).scalar_one_or_none()
+    return None if inserted is None else int(inserted)
 
 
 def append_entries(*, session: Session, rows: Sequence[dict[str, Any]]) -> None:

@@ -68,8 +68,11 @@ RECORD_FORMAT = "sniff-record/1"
 CommitListener = Callable[[int, int, "str | None"], None]
 _log = logging.getLogger("scorepad.store")
 T = TypeVar("T")
-# Match views whose replayed state is kept in memory (the tables in play now).
-CACHE_SIZE = 32
+# Match views whose replayed state is kept in memory: one per screen (match and device) in play.
+# A screen whose view was evicted pays a read of the whole log and a replay on its next tap, so
+# this is sized for every page of a busy evening on one server process (a view's state is the
+# one its page shows; a whole match's view is about 0.3 MB).
+CACHE_SIZE = 256
 
 
 @dataclass(frozen=True)
@@ -691,19 +694,26 @@ class Store:
         now = utcnow()
 
         def write(session: Session) -> None:
-            hand_id = repo.hand_id(session=session, match_id=header.id, number=entry.hand, now=now)
             # The insert comes first: when two writers race for one hand it is
             # the UNIQUE(hand_id, seq) constraint that decides who wins.
-            event_id = repo.append_entry(
-                session=session,
-                hand_id=hand_id,
-                seq=entry.seq,
-                revision=entry.revision,
-                kind=entry.kind,
-                payload=entry.payload,
-                device=device,
-                now=now,
-            )
+            def append() -> int | None:
+                return repo.append_entry(
+                    session=session,
+                    match_id=header.id,
+                    number=entry.hand,
+                    seq=entry.seq,
+                    revision=entry.revision,
+                    kind=entry.kind,
+                    payload=entry.payload,
+                    device=device,
+                    now=now,
+                )
+
+            event_id = append()
+            if event_id is None:
+                # The hand's first entry: its row first (UNIQUE(match_id, number) decides a race for it).
+                repo.hand_id(session=session, match_id=header.id, number=entry.hand, now=now)
+                event_id = append()
             repo.advance_revision(
                 session=session,
                 match_id=header.id,

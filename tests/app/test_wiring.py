@@ -79,6 +79,33 @@ async def test_taps_lay_tiles_and_the_count_follows(store: Store) -> None:
     wired.close()
 
 
+async def test_a_tap_redraws_only_the_picker_keys_it_changed(store: Store) -> None:
+    """Unchanged keys stay the same controls (Flet skips them); they keep working as the screen around them changes."""
+    wired = await open_table(store)
+    kept = wired.find("tile-1-2")
+    sent = len(wired.connection.sent)
+    await wired.tap("tile-5-5")
+    assert wired.find("tile-1-2") is kept, "a key the entry did not change is not drawn again"
+    assert wired.find("tile-5-5").content.opacity < 1, "the key of the tile laid is drawn again, dimmed"
+    patch = b"".join(wired.connection.sent[sent:])
+    assert b"tile 5-5, played" in patch and b"tile 1-2" not in patch, "only the changed key goes to the page"
+    # A refusal puts the message bar above the picker; the kept keys still take taps.
+    await wired.tap("tile-1-2")
+    assert "fits no open end" in wired.find("message").content.content.value
+    await wired.tap("tile-3-5")
+    assert not wired.exists("message")
+    assert wired.text("board-count") == "13"
+    # Off the table and back: the keys were taken off the page, so they are drawn afresh and work.
+    await wired.tap("show-sheet")
+    assert not wired.exists("tile-1-2")
+    await wired.tap("show-table")
+    assert wired.find("tile-1-2") is not kept
+    await wired.tap("undo")
+    assert wired.text("board-count") == "10"
+    assert wired.find("tile-3-5").content.opacity == 1
+    wired.close()
+
+
 async def test_a_refused_tile_shows_the_reason(store: Store) -> None:
     wired = await open_table(store)
     await wired.tap("tile-5-5")

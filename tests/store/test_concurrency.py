@@ -53,14 +53,13 @@ def test_the_unique_constraint_refuses_a_taken_seq(store: Store) -> None:
     """Below the API: two sessions that both computed seq 2 for the same hand."""
     match_id = store.create_match(rules="smartt", players=["Ann", "Bob"])
     store.start_hand(match_id, setter=0)
-    with session_scope(writer(store.engine)) as session:
-        hand_id = repo.hand_id(session=session, match_id=match_id, number=1, now=utcnow())
 
     def insert(kind: str) -> str:
         with repo.conflicts_reported(), session_scope(writer(store.engine)) as session:
             repo.append_entry(
                 session=session,
-                hand_id=hand_id,
+                match_id=match_id,
+                number=1,
                 seq=2,
                 revision=2,
                 kind=kind,

@@ -387,5 +387,5 @@ class TestPostgres:
             {"app": app},
         )
         assert ended, "the store held no connection to end"
-        # The pool's pre-ping notices the dead connections: the next tap simply works.
+        # The first statement finds its connection dead; the retry takes a fresh one: the next tap simply works.
         before.next_write_works()

@@ -10,6 +10,7 @@ the picker beside the call row.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -28,8 +29,10 @@ from scorepad.app.components.common import (
     wrap_row,
 )
 from scorepad.app.components.irregular import irregular_panel
+from scorepad.app.components.kept import kept_parts
 from scorepad.app.components.picture import layout_picture
 from scorepad.app.table import GAME_OVER, HAND_OVER, NO_HAND, PLAY, SETTLE, Table, plural
+from scorepad.app.views import TileKey
 
 Act = Callable[..., Callable[[], None]]
 WIDE = 900  # pixels: from here on the picture and details sit beside the picker
@@ -159,42 +162,57 @@ def _key_size(table: Table, room: float) -> tuple[float, float, float]:
     return cell, 2 * face + 2, face
 
 
-def tile_picker(table: Table, act: Act, *, settling: bool, room: float) -> ft.Control:
-    """Every tile of the set by suit, played ones dimmed: tap the tile that was laid (or, settling, held)."""
+def tile_picker(table: Table, act: Act, *, settling: bool, room: float, layout: str) -> ft.Control:
+    """Every tile of the set by suit, played ones dimmed: tap the tile that was laid (or, settling, held).
+
+    A key is the same control as last time while its tile, its size and the
+    screen's ``layout`` are (``kept``): an entry draws one or two of the 28 afresh.
+    """
     width, height, face_width = _key_size(table, room)
+    size = (width, height, face_width)
+    kept = kept_parts(table, act)
     rows: list[ft.Control] = []
     for row in table.picker_rows():
         keys: list[ft.Control] = []
         for shade, suit in enumerate(row):
-            tint = ft.Colors.SURFACE_CONTAINER_HIGHEST if shade == 0 else ft.Colors.SECONDARY_CONTAINER
             for tile in suit:
-                state = "played" if tile.played else ("listed" if tile.chosen else "in hand or boneyard")
-                keys.append(
-                    tappable(
-                        f"tile-{tile.name}",
-                        ft.Container(
-                            # Held the way players hold them: the suit's value on top.
-                            content=tile_face(tile.high, tile.low, flat=False, size=face_width, label=None),
-                            width=width,
-                            height=height,
-                            alignment=ft.Alignment.CENTER,
-                            opacity=0.25 if tile.played else 1.0,
-                            bgcolor=tint,
-                            border=ft.Border.all(3, ft.Colors.PRIMARY) if tile.chosen else None,
-                            border_radius=6,
-                            on_click=lambda _e, a=tile.low, b=tile.high: _entry(table, act, table.tap_tile, a, b)(),
-                            ink=True,
-                        ),
-                        # Not keyed by revision (28 new controls a tap would slow every tap down):
-                        # a second tap on the tile just laid is ignored by ``Table.tap_tile``.
-                        label=f"tile {tile.name}, {state}",
-                    )
-                )
+                build = functools.partial(_key, table, act, tile, shade, size)
+                keys.append(kept.part(f"tile-{tile.name}", (tile, shade, size, layout), build))
         rows.append(ft.Row(keys, spacing=GAP, tight=True))
-    return ident(
+    picker = ident(
         "picker",
         ft.Column(rows, spacing=GAP, tight=True),
         label="Tap the tiles the seat still holds" if settling else "Tap the tile that was laid",
+    )
+    # Keyed, so Flet pairs it with the picker drawn last even when the parts above it come and go
+    # (a kept key must be compared with itself, never with another control).
+    picker.key = "picker"
+    return picker
+
+
+def _key(table: Table, act: Act, tile: TileKey, shade: int, size: tuple[float, float, float]) -> ft.Control:
+    """One picker key. Kept across revisions, so its tap reads the revision when it is tapped."""
+    width, height, face_width = size
+    tint = ft.Colors.SURFACE_CONTAINER_HIGHEST if shade == 0 else ft.Colors.SECONDARY_CONTAINER
+    state = "played" if tile.played else ("listed" if tile.chosen else "in hand or boneyard")
+    return tappable(
+        f"tile-{tile.name}",
+        ft.Container(
+            # Held the way players hold them: the suit's value on top.
+            content=tile_face(tile.high, tile.low, flat=False, size=face_width, label=None),
+            width=width,
+            height=height,
+            alignment=ft.Alignment.CENTER,
+            opacity=0.25 if tile.played else 1.0,
+            bgcolor=tint,
+            border=ft.Border.all(3, ft.Colors.PRIMARY) if tile.chosen else None,
+            border_radius=6,
+            on_click=lambda _e, a=tile.low, b=tile.high: _entry(table, act, table.tap_tile, a, b)(),
+            ink=True,
+        ),
+        # Not keyed by revision (28 new controls a tap would slow every tap down):
+        # a second tap on the tile just laid is ignored by ``Table.tap_tile``.
+        label=f"tile {tile.name}, {state}",
     )
 
 
@@ -534,40 +552,52 @@ def hand_over_panel(table: Table, act: Act) -> ft.Control | None:
     return card(*rows)
 
 
-def details(table: Table, act: Act) -> ft.Control:
-    """What is a swipe away: the count's breakdown, the Sniff's stage, the boneyard and the rules."""
+def details(table: Table, act: Act, *, layout: str = "phone") -> ft.Control:
+    """What is a swipe away: the count's breakdown, the Sniff's stage, the boneyard and the rules.
+
+    Its buttons are the same control as last time while the switches they show
+    and the screen's ``layout`` are (``kept``).
+    """
     board = table.board()
+    switches = (table.breakdown_open, table.training, table.tournament, layout)
     rows: list[ft.Control] = [
         heading(table.title()),
         note(board.sniff_stage, identifier="sniff-stage", size=14),
         note(f"{table.boneyard_words()} · open ends: {board.open_ends}", identifier="boneyard", size=14),
-        wrap_row(
-            [
-                button(
-                    "breakdown",
-                    "Hide the count's sum" if table.breakdown_open else "Count's sum on top",
-                    act(table.toggle_breakdown),
-                    kind="text",
-                ),
-                button("renege", "Renege…", act(table.start_renege), kind="outlined"),
-                *(
-                    []
-                    if table.tournament
-                    else [
-                        button(
-                            "training",
-                            "Training hints off" if table.training else "Training hints on",
-                            act(table.toggle_training),
-                            kind="text",
-                        )
-                    ]
-                ),
-            ],
-            spacing=6,
-        ),
+        kept_parts(table, act).part("details-buttons", switches, lambda: _details_buttons(table, act)),
         *(note(hint, identifier=f"hint-{i}", size=14) for i, hint in enumerate(table.hints())),
     ]
-    return card(*rows)
+    panel = card(*rows)
+    panel.key = "details"  # paired with the card drawn last, whatever comes and goes above it (see the picker)
+    return panel
+
+
+def _details_buttons(table: Table, act: Act) -> ft.Control:
+    """The count's sum, Renege… and the training switch (kept while the switches stand: none takes a revision)."""
+    return wrap_row(
+        [
+            button(
+                "breakdown",
+                "Hide the count's sum" if table.breakdown_open else "Count's sum on top",
+                act(table.toggle_breakdown),
+                kind="text",
+            ),
+            button("renege", "Renege…", act(table.start_renege), kind="outlined"),
+            *(
+                []
+                if table.tournament
+                else [
+                    button(
+                        "training",
+                        "Training hints off" if table.training else "Training hints on",
+                        act(table.toggle_training),
+                        kind="text",
+                    )
+                ]
+            ),
+        ],
+        spacing=6,
+    )
 
 
 def _sayings(table: Table) -> ft.Control | None:
@@ -609,7 +639,12 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
         note(table.last_entry_words() or "", identifier="last-entry", size=14) if table.last_entry_words() else None,
         _safe(lambda: _sayings(table), table),
     ]
-    picker = _safe(lambda: tile_picker(table, act, settling=phase == SETTLE, room=room), table) if picking else None
+    layout = "wide" if wide else "sideways" if sideways else "phone"
+    picker = (
+        _safe(lambda: tile_picker(table, act, settling=phase == SETTLE, room=room, layout=layout), table)
+        if picking
+        else None
+    )
     below: list[ft.Control | None] = [
         _safe(lambda: end_choice(table, act), table) or _safe(lambda: call_row(table, act), table),
         actions_row(table, act),
@@ -623,7 +658,7 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
     picture = _safe(
         lambda: layout_picture(table.picture(), taps, room=int(room if not wide else width * 5 / 11 - 24)), table
     )
-    more = [picture, _safe(lambda: details(table, act), table)]
+    more = [picture, _safe(lambda: details(table, act, layout=layout), table)]
     top = ft.Column([header, status_strip(table, act)], spacing=2, tight=True)
     if table.breakdown_open:
         board = table.board()
