@@ -18,6 +18,15 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     setattr(item, f"rep_{report.when}", report)
 
 
+@pytest.fixture(autouse=True)
+def _pages_closed() -> Iterator[None]:
+    """Close the in-process pages a test left open, so none still follows a match in the next test."""
+    yield
+    from tests.app.wiring import close_all
+
+    close_all()
+
+
 @pytest.fixture
 def db_url(tmp_path: Path) -> str:
     """A fresh SQLite database file."""

@@ -135,9 +135,6 @@ def assert_still_dead(wired: Wired) -> None:
 def finish(*pages: Wired) -> None:
     """Close pages as their end would: a page still following its match stops (the process's count stays true)."""
     for wired in pages:
-        live = screen_of(wired.session.id) if wired.session is not None else None
-        if live is not None and not live.gone:
-            live.stop()
         wired.close()
 
 

@@ -94,6 +94,7 @@ class Wired:
             )
         )
         _context_page.set(session.page)
+        OPENED.append(self)
         make_main(store=self.store)(session.page)
         await self.settle()
         return self
@@ -153,5 +154,26 @@ class Wired:
         await self.settle()
 
     def close(self) -> None:
-        """Release the executor."""
+        """Close the page as its end would: it stops following its match, and the executor is released.
+
+        Idempotent; every page opened is closed after its test (``close_all``),
+        so a test that leaves one open does not leave its subscription to the next.
+        """
+        from scorepad.app.sessions import screen_of
+
+        live = screen_of(self.session.id) if self.session is not None else None
+        if live is not None and not live.gone:
+            live.stop()
         self.connection.executor.shutdown(wait=False)
+        if self in OPENED:
+            OPENED.remove(self)
+
+
+# Every page opened and not yet closed (``tests/app/conftest.py`` closes them after each test).
+OPENED: list[Wired] = []
+
+
+def close_all() -> None:
+    """Close every page a test left open."""
+    for wired in list(OPENED):
+        wired.close()
