@@ -267,6 +267,19 @@ def join_link() -> JoinLink | None:
     return _current
 
 
+def page_link(path: str, link: JoinLink | None = None) -> str | None:
+    """The address another phone opens to reach ``path`` on this server, passing the door; None on 127.0.0.1 only.
+
+    The link carries the join code and goes on to ``path`` (``/join?code=…&next=…``);
+    a phone that has joined already is sent straight on (``Door``).
+    """
+    link = link if link is not None else join_link()
+    if link is None:
+        return None
+    query = urllib.parse.urlencode({"code": link.code, "next": path})
+    return f"{link.address.rstrip('/')}/join?{query}"
+
+
 def _cookie(scope: Scope, name: str) -> str | None:
     raw = header(scope, b"cookie") or ""
     for part in raw.split(";"):
@@ -310,6 +323,16 @@ button {{ font-size: 1.2rem; margin-top: 1rem; width: 100%; padding: .7rem; }}
 </form>
 </main></body></html>
 """.encode()
+
+
+async def _see_other(send: Any, next_path: str, cookie: str | None = None) -> None:
+    """A 303 to ``next_path`` (a path on this server), setting ``cookie`` if given."""
+    headers = [(b"location", urllib.parse.quote(next_path, safe="/?=&%").encode("ascii"))]
+    if cookie is not None:
+        headers.append((b"set-cookie", cookie.encode("latin-1")))
+    headers += [(b"cache-control", b"no-store"), (b"content-length", b"0")]
+    await send({"type": "http.response.start", "status": 303, "headers": headers})
+    await send({"type": "http.response.body", "body": b""})
 
 
 async def _send_html(send: Any, status: int, body: bytes, headers: list[tuple[bytes, bytes]] | None = None) -> None:
@@ -367,7 +390,7 @@ class Door:
         except ValueError:  # a malformed Host ("[::1"): no name of this computer
             hostname = ""
         if is_loopback(client) and is_loopback(hostname):
-            await self.app(scope, receive, send)
+            await self._enter(scope, receive, send)
             return
         if not self.beyond_loopback:
             # Served on this computer only, yet asked for under another name: a rebinding page.
@@ -377,12 +400,20 @@ class Door:
                 await plain_response(send, 403, "This score-pad is served on this computer only.")
             return
         if self.code.admits(_cookie(scope, COOKIE)):
-            await self.app(scope, receive, send)
+            await self._enter(scope, receive, send)
             return
         if kind == "websocket":
             await refuse_socket(receive, send)
             return
         await self._ask(scope, receive, send, client)
+
+    async def _enter(self, scope: Scope, receive: Any, send: Any) -> None:
+        """Serve an admitted request; a join link (``page_link``) opened again goes straight on to its page."""
+        if scope.get("type") == "http" and scope.get("path") == "/join":
+            query = urllib.parse.parse_qs(scope.get("query_string", b"").decode("latin-1"))
+            await _see_other(send, _safe_next(query.get("next", ["/"])[0]))
+            return
+        await self.app(scope, receive, send)
 
     async def _ask(self, scope: Scope, receive: Any, send: Any, client: str) -> None:
         path = scope.get("path", "/")
@@ -421,16 +452,4 @@ class Door:
             return
         self.code.forgive(client)
         cookie = f"{COOKIE}={self.code.new_token()}; Path=/; Max-Age={COOKIE_SECONDS}; HttpOnly; SameSite=Lax"
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 303,
-                "headers": [
-                    (b"location", urllib.parse.quote(next_path, safe="/?=&%").encode("ascii")),
-                    (b"set-cookie", cookie.encode("latin-1")),
-                    (b"cache-control", b"no-store"),
-                    (b"content-length", b"0"),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": b""})
+        await _see_other(send, next_path, cookie)

@@ -116,3 +116,49 @@ def test_a_malformed_host_is_asked_for_the_code_not_a_crash() -> None:
     scope = {"type": "http", "method": "GET", "path": "/", "client": ("127.0.0.1", 5), "headers": [(b"host", b"[::1")]}
     asyncio.run(Door(app, JoinCode("123456"), beyond_loopback=True)(scope, receive, send))
     assert sent[0]["status"] == 401
+
+
+def _door_answer(door: join.Door, scope: dict) -> list[dict]:  # type: ignore[type-arg]
+    """What ``door`` sends for one request (its app must not be reached)."""
+    import asyncio
+
+    async def app(scope, receive, send):  # type: ignore[no-untyped-def]
+        raise AssertionError("a join link must not reach the app")
+
+    sent: list[dict] = []  # type: ignore[type-arg]
+
+    async def receive():  # type: ignore[no-untyped-def]
+        return {"type": "http.request"}
+
+    async def send(message):  # type: ignore[no-untyped-def]
+        sent.append(message)
+
+    asyncio.run(door(scope, receive, send))
+    return sent
+
+
+def test_a_page_link_passes_the_door_and_goes_on_to_its_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table's QR link: the join code, then the table's page with its code; a phone already in goes straight on."""
+    link = JoinLink(url="http://192.168.1.5:8550/join?code=123456", code="123456", address="http://192.168.1.5:8550/")
+    url = join.page_link("/event/3/table?code=2-K7QM2X", link)
+    assert url == "http://192.168.1.5:8550/join?code=123456&next=%2Fevent%2F3%2Ftable%3Fcode%3D2-K7QM2X"
+    # Served on this computer only: no phone could open any link.
+    monkeypatch.setattr(join, "_current", None)
+    monkeypatch.delenv(join.LINK_ENV, raising=False)
+    assert join.page_link("/event/3/table") is None
+    code = JoinCode("123456")
+    door = join.Door(lambda *a: None, code, beyond_loopback=True)
+    query = url.split("?", 1)[1].encode()
+    phone = {"type": "http", "method": "GET", "path": "/join", "query_string": query, "client": ("192.168.1.9", 5)}
+    # A new phone: the code is taken, a cookie set, and on to the table's page with its code.
+    first = _door_answer(door, {**phone, "headers": [(b"host", b"192.168.1.5:8550")]})
+    headers = dict(first[0]["headers"])
+    assert first[0]["status"] == 303 and headers[b"location"] == b"/event/3/table?code=2-K7QM2X"
+    cookie = headers[b"set-cookie"].split(b";", 1)[0]
+    # A phone that joined already (it scans the next round's table) goes straight on.
+    again = _door_answer(door, {**phone, "headers": [(b"host", b"192.168.1.5:8550"), (b"cookie", cookie)]})
+    assert again[0]["status"] == 303 and dict(again[0]["headers"])[b"location"] == b"/event/3/table?code=2-K7QM2X"
+    # Never on to another server.
+    away = {**phone, "query_string": b"code=123456&next=//evil.example/x"}
+    sent = _door_answer(door, {**away, "headers": [(b"host", b"192.168.1.5:8550"), (b"cookie", cookie)]})
+    assert dict(sent[0]["headers"])[b"location"] == b"/"

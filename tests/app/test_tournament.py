@@ -9,6 +9,7 @@ password is rate-limited.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -461,3 +462,60 @@ def test_a_fours_table_phone_plays_a_partnership_hand_and_the_other_side_confirm
     assert device.confirm(table.state, 1), device.message
     standings = {s.name: s for s in service.standings(None, event_id)}
     assert standings[a].spread == standings[c].spread == -standings[b].spread == -standings[d].spread
+
+
+@pytest.mark.asyncio
+async def test_a_tables_qr_code_joins_its_phone_at_once(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The director shows table 1's QR code; its link opens the table page with the code, which joins at once."""
+    import urllib.parse
+
+    from scorepad.app import join
+
+    from .wiring import Wired
+
+    store = open_store(f"sqlite:///{tmp_path / 'wired.db'}")
+    event_id = TournamentService(store).create_event(name="Open", password=PASSWORD, rounds=1, seed="s")
+    link = join.JoinLink(
+        url="http://192.168.1.5:8550/join?code=123456", code="123456", address="http://192.168.1.5:8550/"
+    )
+    monkeypatch.setattr(join, "_current", link)
+    director = await Wired(store, route=f"/event/{event_id}/director").open()
+    pages = [director]
+    try:
+        await director.type("password", PASSWORD)
+        await director.tap("sign-in")
+        for name in ("Ann", "Bob", "Cy", "Dee"):
+            await director.type("player", name)
+            await director.tap("register")
+        await director.tap("pair")
+        assert not director.exists("table-qr-1")
+        await director.tap("qr-1")
+        qr = director.find("table-qr-1")
+        assert qr.label == "QR code that joins table 1"
+        code = re.search(r"code (\d+-\w+)", director.text("table-1"))
+        assert code is not None, director.text("table-1")
+        images = [c for c in director.all() if isinstance(c, ft.Image)]
+        assert len(images) == 1 and isinstance(images[0].src, bytes) and images[0].src.startswith(b"\x89PNG")
+        # What the picture holds: the door's join code, then on to this table's page with its code.
+        url = join.page_link(f"/event/{event_id}/table?code={code.group(1)}")
+        assert url is not None
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
+        assert query["code"] == ["123456"]
+        assert query["next"] == [f"/event/{event_id}/table?code={code.group(1)}"]
+        await director.tap("qr-1")
+        assert not director.exists("table-qr-1")
+        # The phone that scanned it: the table's screen straight away, no code to type.
+        phone = await Wired(store, route=query["next"][0], width=360, height=640).open()
+        pages.append(phone)
+        assert not phone.exists("table-code"), sorted(phone.identified())
+        assert phone.exists("board-count"), sorted(phone.identified())
+        # A link with a wrong code says so, with the code typed in the field to correct it.
+        wrong = await Wired(store, route=f"/event/{event_id}/table?code=1-WRONG", width=360, height=640).open()
+        pages.append(wrong)
+        assert wrong.find("table-code").content.value == "1-WRONG"
+        assert not wrong.exists("board-count")
+        assert wrong.exists("join")
+    finally:
+        for page in pages:
+            page.close()
+        store.close()

@@ -17,6 +17,7 @@ import asyncio
 import functools
 import logging
 import time
+import urllib.parse
 from collections.abc import Callable
 from typing import Any
 
@@ -25,7 +26,9 @@ import flet as ft
 from scorepad.app import timing
 from scorepad.app.components.common import button, heading, ident, note, wrap_row
 from scorepad.app.components.home import option_controls, preset_buttons
+from scorepad.app.components.join_panel import QR_SIZE
 from scorepad.app.guard import PageGuard
+from scorepad.app.join import page_link, qr_png
 from scorepad.app.live import revision_of
 from scorepad.app.tournament import (
     HALL_SECONDS,
@@ -112,7 +115,8 @@ def _draw_event_page(page: ft.Page, store: Any) -> None:
     if screen == "director":
         DirectorPage(page, Desk(service, event_id, source=source), store).draw()
     elif screen == "table":
-        TablePage(page, TableDevice(service, event_id, source=source), store).draw()
+        # A table's QR code (the director's page) opens this address with the table code: join at once.
+        TablePage(page, TableDevice(service, event_id, source=source), store).start(_query(page, "code"))
     elif screen == "hall":
         hide = _query(page, "hide_last") in ("1", "yes", "true")
         HallPage(page, Hall(service, event_id, hide_last=hide), store).start()
@@ -243,6 +247,7 @@ class DirectorPage(BoardPage):
         self.board = desk
         super().__init__(page, store)
         self.fields: dict[str, str] = {}
+        self.qr_shown: set[int] = set()  # the tables whose QR code is open on the page
         PageGuard.of(page).revokes(self._sign_out)
 
     def _sign_out(self) -> None:
@@ -331,8 +336,9 @@ class DirectorPage(BoardPage):
     def _tables(self) -> list[ft.Control]:
         out: list[ft.Control] = []
         for line in self.desk.tables():
-            code = f"   code {self.desk.codes[line.number]}" if line.number in self.desk.codes else ""
-            words = f"Table {line.number}: {line.versus} - {line.state}{code}"
+            code = self.desk.codes.get(line.number)
+            shown_code = f"   code {code}" if code is not None else ""
+            words = f"Table {line.number}: {line.versus} - {line.state}{shown_code}"
             row: list[ft.Control] = [note(words, identifier=f"table-{line.number}", size=15)]
             if not line.bye:
                 row.append(
@@ -344,8 +350,46 @@ class DirectorPage(BoardPage):
                         expand=False,
                     )
                 )
+            if code is not None:
+                shown = line.number in self.qr_shown
+                row.append(
+                    button(
+                        f"qr-{line.number}",
+                        "Hide QR code" if shown else "QR code",
+                        self._tap(functools.partial(self._toggle_qr, line.number)),
+                        kind="text",
+                        expand=False,
+                    )
+                )
             out.append(ft.Row(row, wrap=True))
+            if code is not None and line.number in self.qr_shown:
+                out.append(self._table_qr(line.number, code))
         return out
+
+    def _toggle_qr(self, number: int) -> None:
+        self.qr_shown ^= {number}
+
+    def _table_qr(self, number: int, code: str) -> ft.Control:
+        """Table ``number``'s QR code: a phone that scans it passes the door and joins that table with ``code``."""
+        path = f"/event/{self.desk.event_id}/table?" + urllib.parse.urlencode({"code": code})
+        url = page_link(path)
+        if url is None:
+            words = (
+                f"Only this computer can open the score-pad now, so no phone can scan table {number}'s code. "
+                "Start it with: scorepad web --host 0.0.0.0"
+            )
+            return note(words, identifier=f"table-qr-{number}", size=14)
+        return ft.Semantics(
+            identifier=f"table-qr-{number}",
+            label=f"QR code that joins table {number}",
+            content=ft.Column(
+                [
+                    ft.Image(src=qr_png(url), width=QR_SIZE, height=QR_SIZE),
+                    ft.Text(f"Table {number}: scan to join, or type the code {code}", size=14),
+                ],
+                spacing=4,
+            ),
+        )
 
     def _sign_in(self) -> None:
         if self.desk.sign_in(self.fields.get("password", "")):
@@ -405,12 +449,23 @@ class TablePage:
         self.live: Any = None
         self.act: Any = None
 
+    def start(self, code: str | None) -> None:
+        """Draw the join form; given the code of a table's QR link, join with it at once (its refusal is said)."""
+        if code:
+            self.code = code
+            self._join()
+            return
+        self.draw()
+
     def draw(self) -> None:
         """Draw the join form, or the table."""
         if self.pad is None:
             body: list[ft.Control | None] = [
                 heading(f"Event {self.device.event_id}: join your table", size=20),
-                ident("table-code", ft.TextField(label="Table code (e.g. 3-K7QM2X)", width=260, on_change=self._typed)),
+                ident(
+                    "table-code",
+                    ft.TextField(label="Table code (e.g. 3-K7QM2X)", value=self.code, width=260, on_change=self._typed),
+                ),
                 button("join", "Join the table", self._join, kind="filled", expand=False),
                 _message(self.device.message),
             ]
