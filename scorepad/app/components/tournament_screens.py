@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -50,6 +51,10 @@ from scorepad.tournament.errors import TournamentError
 log = logging.getLogger("scorepad.live")
 # Seconds to gather a burst of changes (a whole hand entered quickly) into one redraw of a board.
 SETTLE_SECONDS = 0.2
+# The least seconds between the starts of two reloads of a board (the hall, the director's), which read
+# the whole round: with 100 tables entering, a change comes every few milliseconds. A confirmed hand is
+# still on the hall within about this and one reading of the round.
+BOARD_GAP_SECONDS = 1.0
 # Seconds added to a spectator's wait for the next state due, so it is due when the page looks.
 DUE_MARGIN = 0.05
 
@@ -152,21 +157,27 @@ class Follower:
     """A page that follows several matches live (the round's tables) and reloads on any change of them.
 
     A burst of changes (100 tables entering at once) makes bounded work: at
-    most one reload of the page runs at a time, and every change heard
+    most one reload of the page runs at a time, the next begins ``gap``
+    seconds after the last began at the soonest, and every change heard
     while one is waiting or running is covered by the next, which begins
     its reads after that change (the newest wins; none is lost).
     """
 
-    def __init__(self, page: ft.Page, store: Any, on_change: Callable[[], Awaitable[None]]) -> None:
+    def __init__(
+        self, page: ft.Page, store: Any, on_change: Callable[[], Awaitable[None]], *, gap: float = 0.0
+    ) -> None:
         from scorepad.app.sessions import relay_for
 
         self.page = page
         self.relay = relay_for(store)
         self.on_change = on_change
+        # The least seconds between the starts of two reloads.
+        self.gap = gap
         self.matches: set[int] = set()
-        # A change is waiting for a reload; a reload is waiting or running.
+        # A change is waiting for a reload; a reload is waiting or running; when the last one began.
         self.dirty = False
         self.running = False
+        self.began = float("-inf")
         self.relay.flet_hubs.add(page.session.connection.pubsubhub)
         self.key = page.session.id
         PageGuard.of(page).stops(self.stop)
@@ -202,8 +213,9 @@ class Follower:
     async def _reload(self) -> None:
         try:
             while self.dirty:
-                await asyncio.sleep(SETTLE_SECONDS)
+                await asyncio.sleep(max(SETTLE_SECONDS, self.began + self.gap - time.monotonic()))
                 self.dirty = False
+                self.began = time.monotonic()
                 await self.on_change()
         except Exception as err:  # Flet reports no failure of a task it runs: the page dies here
             PageGuard.of(self.page).fail(err, "a live update")
@@ -234,7 +246,7 @@ class BoardPage:
     def __init__(self, page: ft.Page, store: Any) -> None:
         self.page = page
         self.store = store
-        self.follower = Follower(page, store, self.refresh)
+        self.follower = Follower(page, store, self.refresh, gap=BOARD_GAP_SECONDS)
         page.on_disconnect = lambda _e: self.follower.stop()
         page.on_close = lambda _e: self.follower.stop()
 
