@@ -200,6 +200,16 @@ def standing_words(line: Any, game_points: bool) -> str:
     return f"{place}. {line.name}: {figures}{line.games_won} won, spread {line.spread:+d}{mark}"
 
 
+@dataclass(frozen=True)
+class BoardData:
+    """One reading of an event for a board: its settings, latest round, standings, and when the reads began."""
+
+    info: dict[str, Any]
+    round: Any
+    standings: list[Any]
+    loaded_at: float
+
+
 class Board:
     """What everyone may read of an event: its round, tables, standings, audit (hall, spectators, director)."""
 
@@ -215,15 +225,26 @@ class Board:
 
     def load(self) -> None:
         """Read the event, its latest round and the standings again. Raises ``TournamentError`` for no event."""
+        self.show(self.read())
+
+    def read(self) -> BoardData:
+        """Read what ``load`` reads, without changing the board (a page may read in a worker thread).
+
+        Raises ``TournamentError`` for no event.
+        """
         started = time.monotonic()
-        self.info = self.service.event_info(self.token, self.event_id)
+        info = self.service.event_info(self.token, self.event_id)
         try:
-            self.round = self.service.round_view(self.token, self.event_id)
+            round_ = self.service.round_view(self.token, self.event_id)
         except TournamentError:
-            self.round = None
-        self.standings = self.service.standings(self.token, self.event_id)
+            round_ = None
+        standings = self.service.standings(self.token, self.event_id)
         # When the reads began: whatever was committed before is in what the board shows now.
-        self.loaded_at = started
+        return BoardData(info, round_, standings, started)
+
+    def show(self, data: BoardData) -> None:
+        """Show what ``read`` read."""
+        self.info, self.round, self.standings, self.loaded_at = data.info, data.round, data.standings, data.loaded_at
 
     def match_ids(self) -> list[int]:
         """The matches of the round shown (the screens follow them live)."""
@@ -432,6 +453,7 @@ class TableDevice:
         self.table_number: int | None = None
         self.match_id: int | None = None
         self.message: str | None = None
+        self._round_size: tuple[str, int] | None = None
 
     def join(self, code: str) -> bool:
         """Join with a table code; False with the reason in ``message`` (wrong, expired, too many tries)."""
@@ -455,31 +477,38 @@ class TableDevice:
         """The guard before every store write of this device (``GuardedStore``). Raises ``TournamentError``.
 
         The service checks the token: a table's own match, in the current
-        round, not locked. A new hand also has to be within the round's games or hands.
+        round, not locked. A new hand also has to be within the round's games
+        or hands; that reads this table alone, never the whole round.
         """
         self.service.authorize_match(self.token, self.event_id, match_id)
         if action == "start_hand":
-            info = self.service.event_info(self.token, self.event_id)
+            unit, per_round = self.round_size()
             state = self.service.store.load(match_id)
             waiting = self.waiting(state)
             if waiting:
                 # Bridgemate's order: the opposing side confirms a hand before the next is played.
                 raise TournamentError(f"hand {waiting[0]} waits for the opposing side's confirmation first")
-            done = len(state.games()) if info["unit"] == "games" else len(state.hands)
-            if done >= info["per_round"]:
-                raise TournamentError(f"this table has played its {info['per_round']} {info['unit']} for the round")
+            done = len(state.games()) if unit == "games" else len(state.hands)
+            if done >= per_round:
+                raise TournamentError(f"this table has played its {per_round} {unit} for the round")
+
+    def round_size(self) -> tuple[str, int]:
+        """What a round is counted in and how many ("hands", 8): the event's, read once (it never changes)."""
+        if self._round_size is None:
+            info = self.service.event_info(self.token, self.event_id)
+            self._round_size = (str(info["unit"]), int(info["per_round"]))
+        return self._round_size
 
     def guarded(self, store: Any) -> GuardedStore:
         """``store`` with this device's guard before each write."""
         return GuardedStore(store, self.check)
 
     def waiting(self, state: Any) -> list[int]:
-        """The finished hands of ``state`` not yet confirmed as they stand."""
+        """The finished hands of ``state`` not yet confirmed as they stand (reads this table only)."""
         if self.token is None or self.table_number is None:
             return []
-        view = self.service.round_view(self.token, self.event_id)
-        line = next((t for t in view.tables if t.number == self.table_number), None)
-        if line is None or line.result is None:
+        line = self.service.table_view(self.token, self.event_id)
+        if line.result is None:
             return []
         finished = [h.number for h in state.hands if h.finished]
         return finished[line.result.hands_confirmed :]

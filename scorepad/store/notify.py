@@ -50,8 +50,10 @@ RECONNECT_SECONDS = (0.1, 0.2, 0.5, 1.0, 2.0)
 class Change:
     """A match changed: its new ``revision`` and the ``device`` that wrote it.
 
-    ``revision`` None means "resynchronise": something may have been missed
-    (the link to the other processes was down), reload the match.
+    ``revision`` None means "read it again": something may have been missed
+    (the link to the other processes was down, and ``device`` is None), or
+    something shown with the match changed beside its entries (a tournament
+    hand confirmed, by ``device``: ``LiveHub.announce``); reload the match.
     """
 
     match_id: int
@@ -114,7 +116,19 @@ class LiveHub:
         entry is saved, and the other processes resynchronise when their
         link comes back.
         """
-        change = Change(match_id, revision, device)
+        self._spread(Change(match_id, revision, device))
+
+    def announce(self, match_id: int, device: str | None) -> None:
+        """Something shown with ``match_id`` changed beside its entries (its revision stays): tell every screen.
+
+        Every screen on the match, here and in the other processes, gets a
+        ``Change`` without a revision and reads the match again, except
+        ``device``'s own (the one that made the change has drawn it).
+        Logged, never raised, as ``committed``.
+        """
+        self._spread(Change(match_id, None, device))
+
+    def _spread(self, change: Change) -> None:
         self.arrived(change)
         link = self._link
         if link is not None:

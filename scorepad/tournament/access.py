@@ -106,6 +106,8 @@ class Caller:
     table_id: int | None = None
     table_number: int | None = None
     round_number: int | None = None
+    # A table's match in its round, read with the credential (None: a bye, or not a table).
+    match_id: int | None = None
 
     @property
     def label(self) -> str:
@@ -236,7 +238,7 @@ class Gate:
                 raise AccessDenied("this table code was for a round that is over")
             if current.locked_at is not None:
                 raise AccessDenied(f"round {current.number} is locked: a table can no longer change it")
-            return Caller(Role.TABLE, event_id, table.id, table.number, current.number)
+            return Caller(Role.TABLE, event_id, table.id, table.number, current.number, table.match_id)
 
     def permit(self, caller: Caller, action: Action) -> Caller:
         """``caller`` if its role may do ``action``; raises ``AccessDenied`` otherwise."""

@@ -471,10 +471,11 @@ class TournamentService:
             tables = _tables(session, current.id)
             forfeited = _forfeits(session, [_pk(t) for t in tables])
         waiting = []
+        results = self._table_results([t for t in tables if t.id not in forfeited])
         for table in tables:
-            if table.match_id is None or table.id in forfeited:
+            result = results.get(_pk(table))
+            if result is None:  # a bye, or forfeited
                 continue
-            result = self._table_result(table)
             if not _complete(event, result) or result.provisional:
                 waiting.append(table.number)
         if waiting and not (reason or "").strip():
@@ -522,20 +523,26 @@ class TournamentService:
         The director may write to any match of the event; a table only to
         its own match in the current round. Raises ``AccessDenied``, and
         ``TournamentError`` for a forfeited table (its match takes no more entries).
+        A table's check is its credential's (the table and the round in play)
+        and one read of the table's forfeit: it runs before every entry.
         """
         caller = self.gate.require(token, event_id, Action.SCORE)
-        if caller.role == Role.TABLE and self._match_of(caller) != match_id:
-            raise AccessDenied(f"table {caller.table_number} may only change its own match")
         with session_scope(self._engine) as session:
-            row = session.execute(
-                select(TournamentTable)
-                .join(TournamentRound, col(TournamentRound.id) == col(TournamentTable.round_id))
-                .where(col(TournamentRound.event_id) == event_id, col(TournamentTable.match_id) == match_id)
-            ).scalar_one_or_none()
-            if row is None:
-                raise AccessDenied(f"match {match_id} is not a match of this event")
-            if _forfeits(session, [_pk(row)]):
-                raise TournamentError(f"table {row.number} was forfeited: its match takes no more entries")
+            if caller.role == Role.TABLE:
+                if self._match_of(caller) != match_id:
+                    raise AccessDenied(f"table {caller.table_number} may only change its own match")
+                table_id, number = caller.table_id, caller.table_number
+            else:
+                row = session.execute(
+                    select(col(TournamentTable.id), col(TournamentTable.number))
+                    .join(TournamentRound, col(TournamentRound.id) == col(TournamentTable.round_id))
+                    .where(col(TournamentRound.event_id) == event_id, col(TournamentTable.match_id) == match_id)
+                ).one_or_none()
+                if row is None:
+                    raise AccessDenied(f"match {match_id} is not a match of this event")
+                table_id, number = row
+            if table_id is not None and _forfeits(session, [table_id]):
+                raise TournamentError(f"table {number} was forfeited: its match takes no more entries")
         return caller
 
     def start_hand(self, token: str | None, event_id: int, match_id: int, setter: int | None = None) -> MatchSnapshot:
@@ -773,29 +780,48 @@ class TournamentService:
             tables = _tables(session, rnd.id)
             names = {_pk(e): e.name for e in _entrants(session, event_id)}
             forfeits = _forfeits(session, [_pk(t) for t in tables])
-        sides = Kind(event.kind).sides
-        views = tuple(
-            TableView(
-                number=t.number,
-                match_id=t.match_id,
-                entrants=tuple(t.entrants),
-                names=tuple(names[x] for x in t.entrants),
-                result=self._table_result(t) if t.match_id is not None else None,
-                sides=1 if t.match_id is None else sides,
-                forfeit=_forfeit_view(forfeits[_pk(t)], event, names) if _pk(t) in forfeits else None,
-            )
-            for t in tables
-        )
+        results = self._table_results(tables)
         pairing = Pairing.from_dict(rnd.computed)
         return RoundView(
             number=rnd.number,
             method=PairingInput.from_dict(rnd.inputs).method,
-            tables=views,
+            tables=tuple(_table_view(t, event, names, forfeits, results) for t in tables),
             locked=rnd.locked_at is not None,
             fingerprint=rnd.fingerprint,
             notes=pairing.notes,
             codes={},
         )
+
+    def table_view(self, token: str | None, event_id: int, table_number: int | None = None) -> TableView:
+        """One table of the latest round, as ``round_view`` shows it, read on its own.
+
+        What a table's phone draws at every entry (its confirmation bar): it
+        reads that one table and its match, never the round's other tables.
+        ``table_number`` None is the caller's own table (a table's token).
+        Readable by every role, as the round is. Raises ``TournamentError``
+        (no round, no such table) and ``AccessDenied``.
+        """
+        caller = self.gate.require(token, event_id, Action.VIEW)
+        number = caller.table_number if table_number is None else table_number
+        if number is None:
+            raise TournamentError("name the table to show")
+        with session_scope(self._engine) as session:
+            event = _event(session, event_id)
+            if table_number is None and caller.table_id is not None:
+                # The credential was checked for this table in the round in play a moment ago.
+                table: TournamentTable | None = session.get(TournamentTable, caller.table_id)
+                if table is None:
+                    raise AccessDenied("this table code was for a round that is over")
+            else:
+                table = _table(session, _latest_round(session, event_id), number)
+            rows = session.execute(
+                select(col(TournamentEntrant.id), col(TournamentEntrant.name)).where(
+                    col(TournamentEntrant.id).in_(list(table.entrants))
+                )
+            ).all()
+            names = {entrant: name for entrant, name in rows}
+            forfeits = _forfeits(session, [_pk(table)])
+        return _table_view(table, event, names, forfeits, self._table_results([table]))
 
     def standings(self, token: str | None, event_id: int, *, through: int | None = None) -> list[Standing]:
         """The standings from confirmed results (through round ``through``, else every round paired)."""
@@ -892,11 +918,10 @@ class TournamentService:
     # -- internals ---------------------------------------------------------------------
 
     def _match_of(self, caller: Caller) -> int:
-        with session_scope(self._engine) as session:
-            table = session.get(TournamentTable, caller.table_id)
-        if table is None or table.match_id is None:
+        """A table caller's own match (read with its credential). Raises ``AccessDenied`` for a bye."""
+        if caller.match_id is None:
             raise AccessDenied("this table has no match")
-        return table.match_id
+        return caller.match_id
 
     def _confirmations(self, session: Session, table_id: int | None) -> dict[int, set[str]]:
         out: dict[int, set[str]] = {}
@@ -909,24 +934,48 @@ class TournamentService:
             out.setdefault(hand, set()).add(fingerprint)
         return out
 
-    def _table_result(self, table: TournamentTable) -> TableResult:
-        """A table's confirmed figures, replayed by the engine once per match revision and confirmations.
+    def _table_results(self, tables: Sequence[TournamentTable]) -> dict[int, TableResult]:
+        """The confirmed figures of these tables (those with a match), by table id.
 
-        The match's revision moves with every write to it, so a result kept
-        under (match, revision, confirmations) is never stale; the standings
-        of a long event then replay only the tables that changed.
+        Two reads for all of them (the confirmations, the matches'
+        revisions); a table's match is then replayed by the engine only when
+        its revision or confirmations moved since it was last replayed: a
+        result kept under (match, revision, confirmations) is never stale, so
+        a round's or a long event's figures replay only the tables that changed.
         """
-        assert table.match_id is not None
+        played = {_pk(t): t.match_id for t in tables if t.match_id is not None}
+        if not played:
+            return {}
+        done: dict[int, dict[int, set[str]]] = {table_id: {} for table_id in played}
         with session_scope(self._engine) as session:
-            done = self._confirmations(session, table.id)
-            revision = session.execute(select(col(Match.revision)).where(col(Match.id) == table.match_id)).scalar_one()
-        key = (table.match_id, revision, frozenset((h, f) for h, prints in done.items() for f in prints))
+            for table_id, hand, fingerprint in session.execute(
+                select(
+                    col(TournamentConfirmation.table_id),
+                    col(TournamentConfirmation.hand),
+                    col(TournamentConfirmation.fingerprint),
+                ).where(col(TournamentConfirmation.table_id).in_(list(played)))
+            ).all():
+                done[table_id].setdefault(hand, set()).add(fingerprint)
+            revisions: dict[int, int] = {
+                match_id: revision
+                for match_id, revision in session.execute(
+                    select(col(Match.id), col(Match.revision)).where(col(Match.id).in_(list(played.values())))
+                ).all()
+            }
+        return {
+            table_id: self._result_of(match_id, revisions[match_id], done[table_id])
+            for table_id, match_id in played.items()
+        }
+
+    def _result_of(self, match_id: int, revision: int, done: dict[int, set[str]]) -> TableResult:
+        """One match's confirmed figures at ``revision`` with the confirmations ``done`` (cached, see above)."""
+        key = (match_id, revision, frozenset((h, f) for h, prints in done.items() for f in prints))
         with self._lock:
             cached = self._results.get(key)
             if cached is not None:
                 self._results.move_to_end(key)
                 return cached
-        record = self.store.export_record(table.match_id)
+        record = self.store.export_record(match_id)
         result = table_result(record, confirmed_prefix(record, done))
         with self._lock:
             # A write landing between the revision and the export only makes this result newer than its key.
@@ -948,6 +997,7 @@ class TournamentService:
                 break
             tables = _tables(session, rnd.id)
             forfeits = _forfeits(session, [_pk(t) for t in tables])
+            results = self._table_results([t for t in tables if _pk(t) not in forfeits])
             for table in tables:
                 if table.match_id is None:
                     out.append(Outcome(table.entrants[0], rnd.number, None, (), event.bye_points, bye_games, 0, 0))
@@ -972,7 +1022,7 @@ class TournamentService:
                             )
                         )
                     continue
-                result = self._table_result(table)
+                result = results[_pk(table)]
                 sides = len(result.sides)
                 for index, entrant in enumerate(table.entrants):
                     # Entrant i plays for side i % sides (four players: seats 0 and 2 against 1 and 3),
@@ -1277,10 +1327,32 @@ def _tables(session: Session, round_id: int | None) -> list[TournamentTable]:
 def _table(session: Session, rnd: TournamentRound | None, number: int) -> TournamentTable:
     if rnd is None:
         raise TournamentError("no round is paired yet")
-    for table in _tables(session, rnd.id):
-        if table.number == number:
-            return table
-    raise TournamentError(f"round {rnd.number} has no table {number}")
+    table = session.execute(
+        select(TournamentTable).where(col(TournamentTable.round_id) == rnd.id, col(TournamentTable.number) == number)
+    ).scalar_one_or_none()
+    if table is None:
+        raise TournamentError(f"round {rnd.number} has no table {number}")
+    return table
+
+
+def _table_view(
+    table: TournamentTable,
+    event: TournamentEvent,
+    names: dict[int, str],
+    forfeits: dict[int, TournamentForfeit],
+    results: dict[int, TableResult],
+) -> TableView:
+    """A table as everyone may see it, from what was read of it (``names`` holds at least its entrants)."""
+    forfeit = forfeits.get(_pk(table))
+    return TableView(
+        number=table.number,
+        match_id=table.match_id,
+        entrants=tuple(table.entrants),
+        names=tuple(names[x] for x in table.entrants),
+        result=results.get(_pk(table)),
+        sides=1 if table.match_id is None else Kind(event.kind).sides,
+        forfeit=_forfeit_view(forfeit, event, names) if forfeit is not None else None,
+    )
 
 
 def _method(session: Session, event: TournamentEvent, field: int | None = None, forbidden: bool = False) -> str:

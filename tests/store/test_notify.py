@@ -86,6 +86,19 @@ def test_resync_names_every_watched_match_once() -> None:
     assert inbox.empty()
 
 
+def test_an_announcement_asks_the_matchs_screens_to_read_it_again() -> None:
+    """Something shown with a match changed beside its entries (a confirmed hand): no revision, the device."""
+    inbox = Inbox()
+    hub = LiveHub(inbox)
+    hub.watch("screen-a", 4)
+    hub.announce(4, "web:a")
+    hub.announce(5, "web:a")  # nobody shows match 5
+    change = inbox.next(0)
+    assert change == Change(4, None, "web:a") and change.resync
+    assert decode(encode(change, "p1")) == (change, "p1")
+    assert inbox.empty()
+
+
 def test_a_payload_carries_ids_only_and_foreign_payloads_are_ignored() -> None:
     payload = encode(Change(12, 40, "web:abcd1234"), "p1")
     assert decode(payload) == (Change(12, 40, "web:abcd1234"), "p1")

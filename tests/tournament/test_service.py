@@ -235,3 +235,41 @@ def test_two_directors_pairing_at_once_store_one_round(service: TournamentServic
     assert [t.match_id for t in stored.tables] == [t.match_id for t in views[0].tables]
     # The loser's matches are marked deleted: only the stored round's are listed.
     assert {m.id for m in service.store.list_matches()} == {t.match_id for t in stored.tables}
+
+
+def test_one_tables_view_is_its_line_of_the_round(service: TournamentService) -> None:
+    """``table_view`` reads one table alone: the same line as ``round_view``'s, as it is played and confirmed."""
+    event, director = new_event(service, ["Ann", "Bob", "Cy", "Dee", "Eve"], rounds=1, unit="hands", per_round=3)
+    view = service.pair_round(director, event)
+    played = [t for t in view.tables if not t.bye]
+    first, other = played[0], played[1]
+    tablet = service.join_table(event, view.codes[first.number])
+    hands = game_hands("smartt", 2, 2, (("target", 60),))
+    assert len(hands) == 2
+    play_hands(service, tablet, event, first.match_id, hands)
+
+    def same_as_the_round() -> None:
+        lines = {t.number: t for t in service.round_view(None, event).tables}
+        for table in view.tables:
+            assert service.table_view(None, event, table.number) == lines[table.number]
+        # A table's own token names its own table.
+        assert service.table_view(tablet, event) == lines[first.number]
+
+    same_as_the_round()
+    own = service.table_view(tablet, event)
+    assert own.result is not None and own.result.hands_finished == 2 and own.result.hands_confirmed == 0
+    service.confirm(tablet, event, first.number, by=first.names[1], hand=1)
+    assert service.table_view(tablet, event).result.hands_confirmed == 1
+    same_as_the_round()
+    # The director's correction of the confirmed hand's table: it stays confirmed only as it stood.
+    service.confirm(director, event, first.number, by="the director")
+    assert service.table_view(None, event, first.number).result.hands_confirmed == 2
+    service.undo(director, event, first.match_id)
+    assert service.table_view(None, event, first.number).result.hands_confirmed == 1
+    same_as_the_round()
+    with pytest.raises(TournamentError, match="has no table 9"):
+        service.table_view(None, event, 9)
+    # Every write is still checked on the server: a table's token writes only to its own match.
+    with pytest.raises(TournamentError, match="only change its own match"):
+        service.authorize_match(tablet, event, other.match_id)
+    assert service.authorize_match(director, event, other.match_id).role.value == "director"

@@ -18,7 +18,7 @@ import functools
 import logging
 import time
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import flet as ft
@@ -33,6 +33,7 @@ from scorepad.app.live import revision_of
 from scorepad.app.tournament import (
     HALL_SECONDS,
     Board,
+    BoardData,
     Creation,
     Desk,
     Hall,
@@ -53,6 +54,10 @@ from scorepad.tournament.errors import TournamentError
 log = logging.getLogger("scorepad.live")
 # Seconds to gather a burst of changes (a whole hand entered quickly) into one redraw of a board.
 SETTLE_SECONDS = 0.2
+# The least seconds between the starts of two reloads of a board (the hall, the director's), which read
+# the whole round: with 100 tables entering, a change comes every few milliseconds. A confirmed hand is
+# still on the hall within about this and one reading of the round.
+BOARD_GAP_SECONDS = 1.0
 # Seconds added to a spectator's wait for the next state due, so it is due when the page looks.
 DUE_MARGIN = 0.05
 
@@ -153,17 +158,30 @@ def _message(text: str | None, identifier: str = "message") -> ft.Control | None
 
 
 class Follower:
-    """A page that follows several matches live (the round's tables) and redraws on any change of them."""
+    """A page that follows several matches live (the round's tables) and reloads on any change of them.
 
-    def __init__(self, page: ft.Page, store: Any, on_change: Callable[[], None]) -> None:
+    A burst of changes (100 tables entering at once) makes bounded work: at
+    most one reload of the page runs at a time, the next begins ``gap``
+    seconds after the last began at the soonest, and every change heard
+    while one is waiting or running is covered by the next, which begins
+    its reads after that change (the newest wins; none is lost).
+    """
+
+    def __init__(
+        self, page: ft.Page, store: Any, on_change: Callable[[], Awaitable[None]], *, gap: float = 0.0
+    ) -> None:
         from scorepad.app.sessions import relay_for
 
         self.page = page
         self.relay = relay_for(store)
         self.on_change = on_change
+        # The least seconds between the starts of two reloads.
+        self.gap = gap
         self.matches: set[int] = set()
-        self.pending = False
-        self.changed_at: float | None = None
+        # A change is waiting for a reload; a reload is waiting or running; when the last one began.
+        self.dirty = False
+        self.running = False
+        self.began = float("-inf")
         self.relay.flet_hubs.add(page.session.connection.pubsubhub)
         self.key = page.session.id
         PageGuard.of(page).stops(self.stop)
@@ -187,30 +205,41 @@ class Follower:
         self.page.pubsub.unsubscribe_all()
 
     async def _heard(self, _topic: str, _change: Any) -> None:
-        if self.pending:
-            return
-        self.pending = True
-        self.changed_at = time.monotonic()
-        self.page.run_task(self._redraw)
+        self.changed()
 
-    async def _redraw(self) -> None:
-        await asyncio.sleep(SETTLE_SECONDS)
-        self.pending = False
+    def changed(self) -> None:
+        """Something the page shows changed: reload it soon (once for a whole burst of changes)."""
+        self.dirty = True
+        if not self.running:
+            self.running = True
+            self.page.run_task(self._reload)
+
+    async def _reload(self) -> None:
         try:
-            self.on_change()
+            while self.dirty:
+                await asyncio.sleep(max(SETTLE_SECONDS, self.began + self.gap - time.monotonic()))
+                self.dirty = False
+                self.began = time.monotonic()
+                await self.on_change()
         except Exception as err:  # Flet reports no failure of a task it runs: the page dies here
             PageGuard.of(self.page).fail(err, "a live update")
+        finally:
+            self.running = False
 
 
-def announce_confirmation(store: Any, match_id: int, revision: int | None) -> None:
-    """Tell every page following ``match_id`` (here and in the other processes) that a hand was confirmed.
+def announce_confirmation(store: Any, match_id: int, device: str | None) -> None:
+    """Tell every page showing ``match_id`` (here and in the other processes) that a hand was confirmed.
 
     A confirmation is no entry of the match, so the store's commit listener
-    does not fire for it; the same live channel carries it instead.
+    does not fire for it and the match's revision does not move; the same
+    live channel carries it instead, as a change without a revision, which
+    every page showing the match answers by reading it again and redrawing
+    (the other phone of the table drops its confirmation bar, the hall shows
+    the hand confirmed). ``device`` is the confirming page's own (it has drawn already).
     """
     from scorepad.app.sessions import relay_for
 
-    relay_for(store).hub.committed(match_id, revision or 0, "tournament:confirm")
+    relay_for(store).hub.announce(match_id, device)
 
 
 class BoardPage:
@@ -221,17 +250,40 @@ class BoardPage:
     def __init__(self, page: ft.Page, store: Any) -> None:
         self.page = page
         self.store = store
-        self.follower = Follower(page, store, self.reload)
+        self.follower = Follower(page, store, self.refresh, gap=BOARD_GAP_SECONDS)
         page.on_disconnect = lambda _e: self.follower.stop()
         page.on_close = lambda _e: self.follower.stop()
 
     def reload(self) -> None:
-        """Read the event again and redraw (after a change of a followed match)."""
+        """Read the event again and redraw (after the page's own action)."""
         try:
-            self.board.load()
-        except (TournamentError, StoreError) as err:  # the page stays up and says why
-            log.warning("the tournament board could not be read: %s", err)
-            self.board.message = words_of(err)
+            data = self.board.read()
+        except (TournamentError, StoreError) as err:
+            data = None
+            self._unreadable(err)
+        self._show(data)
+
+    async def refresh(self) -> None:
+        """Read the event again in a worker thread, then redraw (after a change of a followed match).
+
+        The round's reads take a while with many tables; the server's event
+        loop goes on serving the other pages meanwhile.
+        """
+        try:
+            data = await asyncio.to_thread(self.board.read)
+        except (TournamentError, StoreError) as err:
+            data = None
+            self._unreadable(err)
+        self._show(data)
+
+    def _unreadable(self, err: Exception) -> None:
+        # The page stays up and says why.
+        log.warning("the tournament board could not be read: %s", err)
+        self.board.message = words_of(err)
+
+    def _show(self, data: BoardData | None) -> None:
+        if data is not None:
+            self.board.show(data)
         self.follower.follow(self.board.match_ids())
         self.draw()
 
@@ -559,7 +611,7 @@ class TablePage:
         if self.device.confirm(table.state, number):
             if timing.ENABLED:
                 timing.confirmed(table.match_id, number)
-            announce_confirmation(self.store, table.match_id, getattr(table.state, "revision", None))
+            announce_confirmation(self.store, table.match_id, self.pad.device)
         self._draw_table()
 
     def _draw_table(self) -> None:
@@ -602,7 +654,8 @@ class HallPage(BoardPage):
             await asyncio.sleep(HALL_SECONDS)
             try:
                 self.hall.rotate()
-                self.reload()  # also picks up a new round or a lock, which are no match entries
+                # Read again (a new round or a lock is no match entry), by the follower's one reload at a time.
+                self.follower.changed()
             except Exception as err:  # Flet reports no failure of a task it runs: the page dies here
                 guard.fail(err, "the hall's rotation")
 
@@ -666,7 +719,7 @@ class WatchPage:
     def __init__(self, page: ft.Page, watch: Watch, store: Any) -> None:
         self.page = page
         self.watch = watch
-        self.follower = Follower(page, store, self.changed)
+        self.follower = Follower(page, store, self._changed)
         page.on_disconnect = lambda _e: self.follower.stop()
         page.on_close = lambda _e: self.follower.stop()
 
@@ -682,6 +735,9 @@ class WatchPage:
             return
         self.follower.follow([self.watch.match_id] if self.watch.match_id is not None else [])
         self.draw()
+
+    async def _changed(self) -> None:
+        self.changed()
 
     def changed(self) -> None:
         """The table's match changed: keep it, draw now or once its delay has passed."""
