@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import importlib.resources
 import importlib.util
+import logging
 import os
 import platform
 import sys
@@ -83,6 +84,7 @@ def serve_web(*, host: str, port: int, db_url: str | None = None, workers: int =
         sys.stderr.write(f"scorepad: {refused}\n")
         return 2
     _tune_gc()
+    _cheap_message_text()
     beyond_loopback = not is_loopback(host)
     app, code = served_app(db_url=db_url, beyond_loopback=beyond_loopback)
     announce(host, port, code if beyond_loopback else None, sys.stdout)
@@ -205,6 +207,27 @@ def _tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
+
+
+def _cheap_message_text() -> None:
+    """Keep Flet from writing out every message it sends, for a debug line nobody reads.
+
+    Flet 1.0.5 formats each outgoing message into its debug log line before
+    the logger decides to drop it (``send_message`` in
+    ``flet_web/fastapi/flet_app.py``: ``debug(f"send_message: {message}")``),
+    and a message's dataclass text walks every control of the patch: about a
+    tenth of a worker's CPU with 100 tournament tables (py-spy). Unless that
+    logger is on, a message's text is only its action.
+    """
+    from flet.messaging.protocol import Message
+
+    if logging.getLogger("flet_transport").isEnabledFor(logging.DEBUG):
+        return
+
+    def text(message: Message) -> str:
+        return f"Message({message.action!r})"
+
+    Message.__repr__ = text  # type: ignore[method-assign,assignment]
 
 
 def serve_desktop(*, db_url: str | None = None) -> None:

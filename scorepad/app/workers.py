@@ -51,9 +51,10 @@ def worker_environment(*, db_url: str | None, beyond_loopback: bool, code: str |
 
 def app() -> Any:
     """The whole served app in one worker (uvicorn's factory, called once in each worker process)."""
-    from scorepad.app.serve import _tune_gc, served_app
+    from scorepad.app.serve import _cheap_message_text, _tune_gc, served_app
 
     _tune_gc()
+    _cheap_message_text()
     db_url = os.environ[DB_ENV]
     make_url(db_url)  # a worker started by hand without the environment fails here, plainly
     served, _code = served_app(

@@ -262,3 +262,16 @@ def test_a_page_from_another_origin_cannot_open_the_socket_in_chromium(local: Se
     finally:
         stranger.shutdown()
         stranger.server_close()
+
+
+def test_a_sent_message_is_not_written_out_for_a_debug_line_nobody_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Flet formats each outgoing message for its debug log before dropping the line: its text is kept cheap."""
+    from flet.messaging.protocol import Message, MessageAction
+
+    from scorepad.app.serve import _cheap_message_text
+
+    monkeypatch.setattr(Message, "__repr__", Message.__repr__)  # restored after the test
+    message = Message(MessageAction.PATCH_CONTROL, {"controls": ["x" * 1000]})
+    assert len(f"{message}") > 1000  # the dataclass's own text: the whole patch
+    _cheap_message_text()
+    assert f"{message}" == f"Message({MessageAction.PATCH_CONTROL!r})"
