@@ -220,7 +220,9 @@ def test_sigkill_on_postgresql(pg_url: str) -> None:
     """
     from sqlalchemy import create_engine, text
 
-    monitor = create_engine(pg_url)
+    # Autocommit: PostgreSQL snapshots pg_stat_activity once per transaction, so passes in one
+    # transaction would see the first pass's (ended) sessions again and again.
+    monitor = create_engine(pg_url, isolation_level="AUTOCOMMIT")
 
     def writer_sessions_ended() -> None:
         # A session left behind (for instance waiting on a lock, where the server does
