@@ -20,6 +20,7 @@ from another phone", and ``qr_svg``/``qr_png`` for the picture.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import hmac
 import html
@@ -124,8 +125,9 @@ def qr_svg(url: str) -> bytes:
     return out.getvalue()
 
 
+@functools.lru_cache(maxsize=64)
 def qr_png(url: str, *, scale: int = 8) -> bytes:
-    """A QR code of ``url`` as PNG bytes."""
+    """A QR code of ``url`` as PNG bytes (the last 64 kept: a director's page draws the same ones again)."""
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="png", scale=scale, border=4)
     return out.getvalue()

@@ -87,6 +87,33 @@ def event_page(page: ft.Page, store: Any, *, on_gone: Callable[[], None] | None 
         page.on_close = closed
 
 
+def guarded_tap(
+    page: ft.Page, fn: Callable[[], Any], *, said: Callable[[str], None], after: Callable[[], None], where: str
+) -> Callable[[], None]:
+    """A tournament page's tap handler: ``fn``, then ``after`` (the redraw); a refusal goes to ``said``.
+
+    A refusal or a database fault (``TournamentError``, ``StoreError``) is one
+    sentence and the page goes on; anything else is a bug and kills the page
+    (``PageGuard``, with ``where`` in the log). A tap that arrives after the
+    page died is dropped.
+    """
+
+    def handler() -> None:
+        guard = PageGuard.of(page)
+        if guard.dead:
+            return  # a tap the client sent on a control it drew before the page died
+        try:
+            fn()
+        except (TournamentError, StoreError) as err:
+            said(words_of(err))
+        except Exception as err:  # a bug: the page dies, never a traceback on it
+            guard.fail(err, where)
+            return
+        after()
+
+    return handler
+
+
 def keep_on_close(page: ft.Page, before: Any) -> None:
     """Have ``page.on_close`` also call ``before`` (the handler it had), after the one it has now."""
     now: Any = page.on_close
@@ -318,21 +345,14 @@ class DirectorPage(BoardPage):
         )
 
     def _tap(self, fn: Callable[[], Any]) -> Callable[[], None]:
-        def handler() -> None:
-            guard = PageGuard.of(self.page)
-            if guard.dead:
-                return  # a tap the client sent on a control it drew before the page died
-            try:
-                fn()
-            except (TournamentError, StoreError) as err:  # a refusal or a database fault: one sentence
-                self.desk.message = words_of(err)
-            except Exception as err:  # a bug: the page dies, never a traceback on it
-                guard.fail(err, "a director's tap")
-                return
+        def said(words: str) -> None:
+            self.desk.message = words
+
+        def after() -> None:
             self.follower.follow(self.desk.match_ids())
             self.draw()
 
-        return handler
+        return guarded_tap(self.page, fn, said=said, after=after, where="a director's tap")
 
     def draw(self) -> None:
         """Draw the director's screen as the desk stands."""
@@ -792,20 +812,12 @@ class CreatePage:
         self.director: DirectorPage | None = None  # once the event is created
 
     def _act(self, fn: Callable[..., Any], *args: Any) -> Callable[[], None]:
-        def handler() -> None:
-            guard = PageGuard.of(self.page)
-            if guard.dead:
-                return  # a tap the client sent on a control it drew before the page died
-            try:
-                fn(*args)
-            except (TournamentError, StoreError) as err:  # a refusal or a database fault: one sentence
-                self.creation.message = words_of(err)
-            except Exception as err:  # a bug: the page dies, never a traceback on it
-                guard.fail(err, "a tap on the new event's page")
-                return
-            self.draw()
+        def said(words: str) -> None:
+            self.creation.message = words
 
-        return handler
+        return guarded_tap(
+            self.page, functools.partial(fn, *args), said=said, after=self.draw, where="a tap on the new event's page"
+        )
 
     def _text(
         self, key: str, label: str, *, width: int = 300, password: bool = False, number: bool = False
