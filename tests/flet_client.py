@@ -1,8 +1,9 @@
 """A Flet page without a browser, and score-pad servers in subprocesses: for the server tests and benchmark.
 
 ``FletClient`` speaks Flet's WebSocket protocol (msgpack frames) the way the
-web client does: it registers a page at an address, keeps the control ids of
-the controls with a semantic identifier as the patches bring them, answers
+web client does: it registers a page at an address, applies every patch the
+server sends to its copy of the page's tree of controls (``PageTree``), so it
+knows which controls with a semantic identifier the page shows now, answers
 the server's method calls, and taps a control by its identifier. It draws
 nothing, so hundreds of pages fit on a small machine.
 
@@ -28,16 +29,19 @@ import msgpack
 from tests.browser import free_port
 
 REGISTER, PATCH, EVENT, UPDATE, INVOKE, CRASHED = 1, 2, 3, 4, 5, 6
-# "identifier" as msgpack writes the key of a Semantics control.
-IDENTIFIER = msgpack.packb("identifier")
 
 
-def _identifiers(obj: Any, found: dict[str, int]) -> None:
-    """Record ``identifier -> id of the control inside`` for every identified control in a patch."""
+def _identifiers(obj: Any, found: dict[str, int], index: dict[int, Any] | None = None) -> None:
+    """Record ``identifier -> id of the control inside`` for every identified control under ``obj``.
+
+    With ``index``, also every control under ``obj`` by its id.
+    """
     stack = [obj]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
+            if index is not None and isinstance(item.get("_i"), int):
+                index[item["_i"]] = item
             ident = item.get("identifier")
             content = item.get("content")
             if isinstance(ident, str) and isinstance(content, dict) and isinstance(content.get("_i"), int):
@@ -47,6 +51,80 @@ def _identifiers(obj: Any, found: dict[str, int]) -> None:
             stack.extend(item)
 
 
+class PageOutOfStep(Exception):
+    """A patch does not fit the page's tree as this client holds it (a bug here or in the server)."""
+
+
+class PageTree:
+    """The page's controls as the server last described them: the registration's page, then every patch applied.
+
+    A patch (``flet.controls.object_patch.ObjectPatch.to_message``) is a table
+    of paths below the control it names, then operations on them, in order:
+    replace, add (into a list: insert), remove, move. Flet sends only what
+    changed (a component's page is patched control by control), so the
+    controls shown are known only from the whole tree.
+    """
+
+    REPLACE, ADD, REMOVE, MOVE = 0, 1, 2, 3
+
+    def __init__(self, page: dict[str, Any]) -> None:
+        self.page = page
+        self.index: dict[int, Any] = {}
+        self.shown: dict[str, int] = {}  # identifier -> id of the control inside, for the controls in the tree
+        self._reindex()
+
+    def apply(self, target: int, patch: list[Any]) -> None:
+        """Apply one patch message to the control ``target``. Raises PageOutOfStep if it does not fit."""
+        root = self.index.get(target)
+        if root is None:
+            raise PageOutOfStep(f"a patch for control {target}, which the page does not hold")
+        paths: dict[int, list[Any]] = {}
+        stack: list[tuple[list[Any], list[Any]]] = [(patch[0], [])]
+        while stack:
+            node, prefix = stack.pop()
+            paths[node[0]] = prefix
+            if len(node) > 1:
+                stack.extend((child, [*prefix, part]) for part, child in node[1].items())
+
+        def at(node: int) -> Any:
+            found = root
+            for part in paths[node]:
+                found = found[part]
+            return found
+
+        try:
+            for op in patch[1:]:
+                kind = op[0]
+                if kind == self.MOVE:
+                    moved = _take(at(op[1]), op[2])
+                    _put(at(op[3]), op[4], moved, insert=True)
+                    continue
+                parent = at(op[1])
+                if kind == self.REMOVE:
+                    _take(parent, op[2])
+                else:
+                    _put(parent, op[2], op[3], insert=kind == self.ADD)
+        except (KeyError, IndexError, TypeError) as err:
+            raise PageOutOfStep(f"a patch for control {target} does not fit the page: {err!r}") from None
+        self._reindex()
+
+    def _reindex(self) -> None:
+        self.index = {}
+        self.shown = {}
+        _identifiers(self.page, self.shown, self.index)
+
+
+def _take(parent: Any, key: Any) -> Any:
+    return parent.pop(key)
+
+
+def _put(parent: Any, key: Any, value: Any, *, insert: bool) -> None:
+    if isinstance(parent, list) and (insert or key == len(parent)):
+        parent.insert(key, value)
+    else:
+        parent[key] = value
+
+
 class FletClient:
     """One page on a score-pad server, over a raw WebSocket."""
 
@@ -54,10 +132,12 @@ class FletClient:
         self.ws_url = base_url.replace("http://", "ws://").rstrip("/") + "/ws"
         self.route = route
         self.width, self.height = width, height
+        # identifier -> control id, for every identified control the page has shown (the latest of each).
         self.ids: dict[str, int] = {}
         self.patches = 0
-        # The identifiers of the page's latest draw (a patch that brought identified controls), and
-        # when each draw arrived (time.monotonic()): pages that redraw whole show exactly ``drawn``.
+        self.tree: PageTree | None = None
+        # The identifiers of the controls the page shows now, and when each patch (a draw, whole
+        # or in part) arrived (time.monotonic()).
         self.drawn: set[str] = set()
         self.drawn_at: list[float] = []
         self.crashed: str | None = None
@@ -93,6 +173,8 @@ class FletClient:
         """
         target = self.ids[identifier]
         await self._send(UPDATE, {"id": target, "props": {"value": text}})
+        if self.tree is not None and target in self.tree.index:
+            self.tree.index[target]["value"] = text  # the field shows what was typed, as the browser's does
         if not answered:
             await self._send(EVENT, {"target": target, "name": "change", "data": text})
             return 0.0
@@ -156,21 +238,17 @@ class FletClient:
                 if not isinstance(frame, bytes) or not frame or frame[0] != 0:
                     continue
                 action, body = msgpack.unpackb(frame[1:], strict_map_key=False, raw=False, ext_hook=_ext)
-                # Only a patch that brings identified controls is walked (the benchmark's client
-                # shares the server's cores): the identifier's name is then in the frame's bytes.
-                named = IDENTIFIER in frame
                 if action == PATCH:
-                    if named:
-                        found: dict[str, int] = {}
-                        _identifiers(body, found)
-                        if found:
-                            self.drawn_at.append(time.monotonic())
-                            self.drawn = set(found)
-                            self.ids.update(found)
+                    if self.tree is None:
+                        raise PageOutOfStep("a patch before the page was registered")
+                    self.tree.apply(body["id"], body["patch"])
+                    self._shown(self.tree)
+                    self.drawn_at.append(time.monotonic())
                     self.patches += 1
                     self._patched.set()
-                elif action == REGISTER and named:
-                    _identifiers(body, self.ids)
+                elif action == REGISTER and isinstance(body.get("page_patch"), dict):
+                    self.tree = PageTree(body["page_patch"])
+                    self._shown(self.tree)
                 elif action == INVOKE:
                     # The page answers every method call at once, with nothing to report.
                     reply = {
@@ -185,6 +263,13 @@ class FletClient:
                     self._patched.set()
         except ConnectionClosed:
             pass
+        except PageOutOfStep as err:
+            self.crashed = f"this client lost step with the page: {err}"
+            self._patched.set()
+
+    def _shown(self, tree: PageTree) -> None:
+        self.drawn = set(tree.shown)
+        self.ids.update(tree.shown)
 
 
 def _ext(code: int, data: bytes) -> Any:

@@ -132,6 +132,9 @@ class LiveScreen:
         self.topic: str | None = None
         self.gone = False
         self.redraw: Callable[[], None] = lambda: None
+        # Called before the redraw of a change without a revision (``Change.resync``: a hand confirmed
+        # elsewhere, or missed changes): what the page keeps beside the match is read again.
+        self.resynced: Callable[[], None] = lambda: None
         self.table: Any = None
         self.shown: Any = None
         self.stale: Any = None
@@ -244,7 +247,9 @@ class LiveScreen:
             return
         if change.device is not None and change.device == self.pad.device:
             return  # this page's own entry, drawn already
-        if not change.resync:
+        if change.resync:
+            self.resynced()
+        else:
             now = revision_of(table.state)
             if now is not None and change.revision is not None and now >= change.revision:
                 return  # already showing it (or later)

@@ -454,6 +454,8 @@ class TableDevice:
         self.match_id: int | None = None
         self.message: str | None = None
         self._round_size: tuple[str, int] | None = None
+        # The hands the table has confirmed, as last read, by the finished hands they were read for.
+        self._confirmed: tuple[tuple[Any, ...], int] | None = None
 
     def join(self, code: str) -> bool:
         """Join with a table code; False with the reason in ``message`` (wrong, expired, too many tries)."""
@@ -503,15 +505,34 @@ class TableDevice:
         """``store`` with this device's guard before each write."""
         return GuardedStore(store, self.check)
 
-    def waiting(self, state: Any) -> list[int]:
-        """The finished hands of ``state`` not yet confirmed as they stand (reads this table only)."""
+    def waiting(self, state: Any, *, kept: bool = False) -> list[int]:
+        """The finished hands of ``state`` not yet confirmed as they stand (reads this table only).
+
+        ``kept=True`` (the phone's confirmation bar, drawn at every entry):
+        what was read last, while the finished hands are the very hands it
+        was read for (the engine's snapshots share a finished hand from one
+        entry to the next; a correction or a reload makes new ones) and
+        ``forget`` has not been called; the page calls it when a hand was
+        confirmed elsewhere. Checks before a write read afresh. Raises
+        ``TournamentError`` (the code expired).
+        """
         if self.token is None or self.table_number is None:
             return []
+        finished = tuple(h for h in state.hands if h.finished)
+        if not finished:
+            return []  # nothing to confirm, whatever the table's result says
+        numbers = [h.number for h in finished]
+        if kept and self._confirmed is not None and _same(self._confirmed[0], finished):
+            return numbers[self._confirmed[1] :]
         line = self.service.table_view(self.token, self.event_id)
-        if line.result is None:
-            return []
-        finished = [h.number for h in state.hands if h.finished]
-        return finished[line.result.hands_confirmed :]
+        # No result yet: nothing of the table's waits for a confirmation.
+        confirmed = len(finished) if line.result is None else line.result.hands_confirmed
+        self._confirmed = (finished, confirmed)
+        return numbers[confirmed:]
+
+    def forget(self) -> None:
+        """Read the table's confirmations afresh at the next ``waiting(kept=True)``."""
+        self._confirmed = None
 
     def confirmers(self, state: Any, hand_number: int) -> list[str]:
         """The players who confirm a hand: the side(s) opposing the side that scored it."""
@@ -525,6 +546,7 @@ class TableDevice:
     def confirm(self, state: Any, hand_number: int) -> bool:
         """The opposing side confirms ``hand_number`` on this device; False with the reason in ``message``."""
         self.message = None
+        self.forget()
         names = self.confirmers(state, hand_number)
         try:
             self.service.confirm(
@@ -535,6 +557,11 @@ class TableDevice:
             return False
         self.message = f"Hand {hand_number} confirmed by {' & '.join(names)}."
         return True
+
+
+def _same(these: tuple[Any, ...], those: tuple[Any, ...]) -> bool:
+    """Whether two tuples hold the very same objects, in order."""
+    return len(these) == len(those) and all(a is b for a, b in zip(these, those, strict=True))
 
 
 class Watch:

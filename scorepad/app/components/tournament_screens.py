@@ -510,7 +510,13 @@ class DirectorPage(BoardPage):
 
 
 class TablePage:
-    """A table's phone: the code first, then the normal table screen with the opposing side's confirmation."""
+    """A table's phone: the code first, then the normal table screen with the opposing side's confirmation.
+
+    The page is a component (``TableDeviceScreen``), as the table app's is:
+    each redraw is compared with the last control by control, and only what
+    changed goes to the phone (an entry changes a few of the screen's
+    hundreds of controls). ``draw`` asks for a redraw.
+    """
 
     def __init__(self, page: ft.Page, device: TableDevice, store: Any) -> None:
         self.page = page
@@ -520,17 +526,23 @@ class TablePage:
         self.pad: Any = None
         self.live: Any = None
         self.act: Any = None
+        self.bump: Callable[[], None] | None = None
 
     def start(self, code: str | None) -> None:
         """Draw the join form; given the code of a table's QR link, join with it at once (its refusal is said)."""
         if code:
             self.code = code
-            self._join()
-            return
-        self.draw()
+            if self.device.join(code):
+                self._open()
+        self.page.render(TableDeviceScreen, self)
 
     def draw(self) -> None:
-        """Draw the join form, or the table."""
+        """Redraw the page (the join form, or the table) at the next turn of the page's event loop."""
+        if self.bump is not None:
+            self.bump()
+
+    def view(self) -> ft.Control:
+        """What the page shows now: the join form, or the table."""
         if self.pad is None:
             body: list[ft.Control | None] = [
                 heading(f"Event {self.device.event_id}: join your table", size=20),
@@ -541,10 +553,17 @@ class TablePage:
                 button("join", "Join the table", self._join, kind="filled", expand=False),
                 _message(self.device.message),
             ]
-            self.page.controls = [_framed(body)]
-            self.page.update()
-            return
-        self._draw_table()
+            return _framed(body)
+        return self._table()
+
+    def revision(self) -> int | None:
+        """The revision of the match the page shows (None before it joined)."""
+        return None if self.pad is None else revision_of(self.pad.table.state)
+
+    async def drawn(self) -> None:
+        """The page's redraw of a new revision has gone to its connection (the timing log's ``sent``)."""
+        if timing.ENABLED and self.pad is not None:
+            timing.sent(self.page.session.id, self.pad.table.match_id, self.revision())
 
     def _typed(self, e: Any) -> None:
         self.code = e.control.value or ""
@@ -569,8 +588,9 @@ class TablePage:
         guard = PageGuard.of(self.page)
         guard.revokes(self._leave_table)
         act = page_dispatch(guard, pad, live)
-        act.redraw = self._draw_table
-        live.redraw = self._draw_table
+        act.redraw = live.redraw = self.draw
+        # A hand confirmed on the other phone (or changes missed): the confirmations are read again.
+        live.resynced = self.device.forget
         self.pad, self.live, self.act = pad, live, act
 
         def gone(_e: Any) -> None:
@@ -582,7 +602,7 @@ class TablePage:
         keep_on_close(self.page, before)
         self.page.on_disconnect = gone
         self.page.on_connect = lambda _e: live.back()
-        self.page.on_resize = lambda _e: self._draw_table()
+        self.page.on_resize = lambda _e: self.draw()
 
     def _leave_table(self) -> None:
         # The confirmation goes to the service with the device's credential, not through the store.
@@ -591,7 +611,7 @@ class TablePage:
     def _confirm_bar(self) -> ft.Control | None:
         table = self.pad.table
         try:
-            waiting = self.device.waiting(table.state)
+            waiting = self.device.waiting(table.state, kept=True)
         except TournamentError as err:
             return note(words_of(err), identifier="confirm-refused", size=14, color=ft.Colors.ERROR)
         if not waiting:
@@ -632,9 +652,9 @@ class TablePage:
             if timing.ENABLED:
                 timing.confirmed(table.match_id, number)
             announce_confirmation(self.store, table.match_id, self.pad.device)
-        self._draw_table()
+        self.draw()
 
-    def _draw_table(self) -> None:
+    def _table(self) -> ft.Control:
         from scorepad.app.components.table_screen import PAGE_PAD, table_screen
 
         pad, page = self.pad, self.page
@@ -648,10 +668,25 @@ class TablePage:
         header = ft.Column([c for c in parts if c is not None], spacing=4, tight=True)
         body = table_screen(pad.table, self.act, header, width=page.width or 0, height=page.height or 0)
         framed = ft.Container(content=body, padding=ft.Padding.symmetric(horizontal=PAGE_PAD, vertical=4), expand=True)
-        page.controls = [ft.SafeArea(content=framed, expand=True)]
-        page.update()
-        if timing.ENABLED:
-            timing.sent(page.session.id, pad.table.match_id, revision_of(pad.table.state))
+        return ft.SafeArea(content=framed, expand=True)
+
+
+@ft.component
+def TableDeviceScreen(screen: TablePage) -> ft.Control:
+    """A table phone's page (``TablePage``): redrawn by ``screen.draw()``; a dead page shows ``PageGuard``'s view."""
+    _draws, set_draws = ft.use_state(0)
+    screen.bump = lambda: set_draws(lambda n: n + 1)
+    # After the redraw of a new revision has been handed to the connection (Flet runs effects after its patch).
+    ft.use_effect(screen.drawn, dependencies=[screen.revision()])
+    guard = PageGuard.of(screen.page)
+    if guard.dead:
+        return guard.view()
+    try:
+        return screen.view()
+    except Exception as err:
+        # A failure while drawing: Flet would leave the page as it was, still taking taps.
+        guard.fail(err, "drawing the table", show=False)
+        return guard.view()
 
 
 class HallPage(BoardPage):
