@@ -507,21 +507,31 @@ class Store:
         hand to the referee) refuses that case. Raises ``UnknownMatch``,
         ``BrokenLog``, and with ``complete`` ``AwaitsSettlement``.
         """
-        with self._lock:
-            loaded = self._view(match_id, None)
-        current = loaded.state.current
+        record, state = self.record_and_state(match_id)
+        current = state.current
         if complete and current is not None and current.needs_settlement:
             raise AwaitsSettlement(
                 f"match {match_id}'s hand {current.number} {HOW_WORDS[current.how]} and awaits its settlement "
                 "(the tiles or pips left in each hand): settle it on the table screen, then export"
             )
-        return {
+        return record
+
+    def record_and_state(self, match_id: int) -> tuple[dict[str, Any], MatchSnapshot]:
+        """The match's sniff-record/1 object (as ``export_record``) and the state it stands in, read together.
+
+        Nothing is refused: a hand awaiting its settlement is written as it
+        stands. Raises ``UnknownMatch``, ``BrokenLog``.
+        """
+        with self._lock:
+            loaded = self._view(match_id, None)
+        record = {
             "format": RECORD_FORMAT,
             "rules": loaded.header.rules,
             "options": dict(loaded.header.options),
             "players": list(loaded.header.players),
             "hands": loaded.log.record_hands(),
         }
+        return record, loaded.state
 
     # -- internals ---------------------------------------------------------------
 
@@ -568,12 +578,36 @@ class Store:
             log = fold(entries)
         except ValueError as err:
             raise BrokenLog(f"match {match_id}: the stored log is inconsistent: {err}") from err
-        loaded = _Loaded(header=header, entries=entries, log=log, state=rebuild(header, log).seal(header.revision))
+        base, from_hand = self._replayed_before(match_id, device, entries)
+        state = rebuild(header, log, base=base, from_hand=from_hand).seal(header.revision)
+        loaded = _Loaded(header=header, entries=entries, log=log, state=state)
         self._cache[(match_id, device)] = loaded
         self._cache.move_to_end((match_id, device))
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
         return loaded
+
+    def _replayed_before(
+        self, match_id: int, device: str | None, entries: list[Entry]
+    ) -> tuple[MatchState | None, int]:
+        """What a reload of ``entries`` can take from the view it replaces: (its state, the first hand to replay).
+
+        The log only grows, and an entry names the hand it changes (an undo
+        or an amendment its target's), which the hands before it never
+        depend on. So when the cached view's entries begin the new ones, its
+        hands before the first hand a new entry names are taken as they are,
+        and so is its last hand only if no new entry names it (a live screen
+        reloads after each entry of another: one hand replayed, not the
+        match). (None, 1) replays everything.
+        """
+        cached = self._cache.get((match_id, device))
+        if cached is None or not cached.state.hands:
+            return None, 1
+        known = len(cached.entries)
+        if known > len(entries) or entries[:known] != cached.entries:
+            return None, 1
+        # The last hand the cached view holds is replayed too: an unfinished hand is never shared.
+        return cached.state, min([entry.hand for entry in entries[known:]] + [len(cached.state.hands)])
 
     def _correct(self, match_id: int, kind: str, *, device: str | None, expected_revision: int | None) -> MatchSnapshot:
         """Store an undo or a redo: an entry naming the entry it takes back or puts back."""

@@ -30,6 +30,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
 from scorepad.store.db import session_scope, writer
@@ -221,24 +222,47 @@ class Gate:
         """
         if not token:
             return Caller(Role.SPECTATOR, event_id)
+        # One statement (it runs before every entry of every table): the credential, its table, that
+        # table's round, and the number of the event's latest round (the one tables play now).
+        rounds = aliased(TournamentRound, name="event_round")
+        latest = (
+            select(func.max(col(rounds.number)))
+            .where(col(rounds.event_id) == col(TournamentSession.event_id))
+            .correlate(TournamentSession)
+            .scalar_subquery()
+        )
+        query = (
+            select(
+                col(TournamentSession.event_id),
+                col(TournamentSession.role),
+                col(TournamentSession.created_at),
+                col(TournamentTable.id),
+                col(TournamentTable.number),
+                col(TournamentTable.match_id),
+                col(TournamentRound.event_id),
+                col(TournamentRound.number),
+                col(TournamentRound.locked_at),
+                latest,
+            )
+            .outerjoin(TournamentTable, col(TournamentTable.id) == col(TournamentSession.table_id))
+            .outerjoin(TournamentRound, col(TournamentRound.id) == col(TournamentTable.round_id))
+            .where(col(TournamentSession.token_hash) == _token_digest(token))
+        )
         with session_scope(self._engine) as session:
-            row = session.execute(
-                select(TournamentSession).where(col(TournamentSession.token_hash) == _token_digest(token))
-            ).scalar_one_or_none()
-            if row is None or row.event_id != event_id:
-                raise AccessDenied("this sign-in is unknown for this event; sign in again")
-            role = Role(row.role)
-            if role != Role.TABLE:
-                if (as_utc(row.created_at) or self.now()) + SESSION_LIFETIME < self.now():
-                    raise AccessDenied("this sign-in has expired; sign in again")
-                return Caller(role, event_id)
-            table = session.get(TournamentTable, row.table_id)
-            current = _current_round(session, event_id)
-            if table is None or current is None or table.round_id != current.id:
-                raise AccessDenied("this table code was for a round that is over")
-            if current.locked_at is not None:
-                raise AccessDenied(f"round {current.number} is locked: a table can no longer change it")
-            return Caller(Role.TABLE, event_id, table.id, table.number, current.number, table.match_id)
+            row = session.execute(query).one_or_none()
+        if row is None or row[0] != event_id:
+            raise AccessDenied("this sign-in is unknown for this event; sign in again")
+        _event, role_name, created_at, table_id, table_number, match_id, round_event, round_number, locked_at, now = row
+        role = Role(role_name)
+        if role != Role.TABLE:
+            if (as_utc(created_at) or self.now()) + SESSION_LIFETIME < self.now():
+                raise AccessDenied("this sign-in has expired; sign in again")
+            return Caller(role, event_id)
+        if table_id is None or round_event != event_id or now is None or round_number != now:
+            raise AccessDenied("this table code was for a round that is over")
+        if locked_at is not None:
+            raise AccessDenied(f"round {round_number} is locked: a table can no longer change it")
+        return Caller(Role.TABLE, event_id, table_id, table_number, round_number, match_id)
 
     def permit(self, caller: Caller, action: Action) -> Caller:
         """``caller`` if its role may do ``action``; raises ``AccessDenied`` otherwise."""

@@ -74,31 +74,52 @@ def confirmed_prefix(record: Mapping[str, Any], confirmations: Mapping[int, set[
     return count
 
 
-def table_result(record: Mapping[str, Any], confirmed: int) -> TableResult:
+def table_result(
+    record: Mapping[str, Any],
+    confirmed: int,
+    *,
+    played: MatchState | None = None,
+    sides: tuple[SideResult, ...] | None = None,
+) -> TableResult:
     """The figures of a stored match's first ``confirmed`` hands, by the engine.
 
     ``record`` is the match's sniff-record/1 (``Store.export_record``).
+    ``played``: the state the whole match stands in, when the caller has it
+    (``Store.record_and_state``), so it is not replayed again; ``sides``:
+    ``confirmed_sides(record, confirmed)``, when the caller has kept it.
     Raises the engine's errors only for a record it refuses, which a stored
     match never is.
     """
+    if played is None:
+        played = _played(record)
+    if sides is None:
+        sides = confirmed_sides(record, confirmed)
+    return TableResult(
+        sides=sides,
+        hands_played=len(record["hands"]),
+        hands_finished=sum(1 for hand in played.hands if hand.finished),
+        hands_confirmed=confirmed,
+        games_finished=len(played.games()),
+        game_points=played.rules.game_points,
+    )
+
+
+def confirmed_sides(record: Mapping[str, Any], confirmed: int) -> tuple[SideResult, ...]:
+    """Each side's figures over the record's first ``confirmed`` hands (they are replayed)."""
+    head = replay(parse_record({**record, "hands": list(record["hands"][:confirmed])}))
+    return tuple(_side(head, side) for side in range(head.rules.sides))
+
+
+def _played(record: Mapping[str, Any]) -> MatchState:
+    """The state the whole record stands in (a hand awaiting its settlement is played, not finished)."""
     try:
-        full = replay(parse_record(dict(record)))
+        return replay(parse_record(dict(record)))
     except IllegalRecordError:
         # A hand that went out or blocked and waits for its settlement (just played, or its
         # settlement taken back by a correction) is no complete record hand: it is played, not finished.
         if not record["hands"] or "remaining" in record["hands"][-1]:
             raise
-        full = replay(parse_record({**record, "hands": list(record["hands"][:-1])}))
-    head = replay(parse_record({**record, "hands": list(record["hands"][:confirmed])}))
-    finished = sum(1 for hand in full.hands if hand.finished)
-    return TableResult(
-        sides=tuple(_side(head, side) for side in range(head.rules.sides)),
-        hands_played=len(record["hands"]),
-        hands_finished=finished,
-        hands_confirmed=confirmed,
-        games_finished=len(full.games()),
-        game_points=head.rules.game_points,
-    )
+        return replay(parse_record({**record, "hands": list(record["hands"][:-1])}))
 
 
 def _side(state: MatchState, side: int) -> SideResult:

@@ -59,6 +59,7 @@ from scorepad.tournament.results import (
     SideResult,
     TableResult,
     confirmed_prefix,
+    confirmed_sides,
     hand_fingerprint,
     seats_for,
     table_result,
@@ -195,6 +196,8 @@ class TournamentService:
         self._writer = writer(store.engine)
         self.gate = gate or Gate(store.engine)
         self._results: OrderedDict[tuple[int, int, frozenset[tuple[int, str]]], TableResult] = OrderedDict()
+        # Each side's figures over a match's confirmed hands, by the match and those hands' fingerprints.
+        self._sides: OrderedDict[tuple[int, tuple[str, ...]], tuple[SideResult, ...]] = OrderedDict()
         self._lock = threading.Lock()
 
     # -- sign-in -------------------------------------------------------------------
@@ -975,13 +978,23 @@ class TournamentService:
             if cached is not None:
                 self._results.move_to_end(key)
                 return cached
-        record = self.store.export_record(match_id)
-        result = table_result(record, confirmed_prefix(record, done))
+        record, played = self.store.record_and_state(match_id)
+        confirmed = confirmed_prefix(record, done)
+        # The confirmed hands' figures change only with them: an entry of the hand in play leaves them.
+        head = (match_id, tuple(hand_fingerprint(hand) for hand in record["hands"][:confirmed]))
+        with self._lock:
+            sides = self._sides.get(head)
+        if sides is None:
+            sides = confirmed_sides(record, confirmed)
+        result = table_result(record, confirmed, played=played, sides=sides)
         with self._lock:
             # A write landing between the revision and the export only makes this result newer than its key.
             self._results[key] = result
-            while len(self._results) > RESULT_CACHE:
-                self._results.popitem(last=False)
+            self._sides[head] = sides
+            self._sides.move_to_end(head)
+            for kept in (self._results, self._sides):
+                while len(kept) > RESULT_CACHE:
+                    kept.popitem(last=False)
         return result
 
     def _outcomes(self, session: Session, event: TournamentEvent, through: int | None) -> list[Outcome]:

@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from scorepad.store import open_store
 from scorepad.tournament.results import confirmed_prefix, hand_fingerprint, table_result
 from scorepad.tournament.standings import Entry, Outcome, compute_standings, tiebreak_order
+from tests.store.store_helpers import enter_step, record_steps
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 A, B, C, D = 1, 2, 3, 4
@@ -148,3 +152,22 @@ def test_only_the_confirmed_run_of_hands_counts() -> None:
     assert partial.provisional and partial.hands_finished == 3
     assert [s.games_won for s in partial.sides] == [0, 0]
     assert partial.sides[0].spread == -partial.sides[1].spread
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in DATA.glob("*.json") if not p.name.endswith(".expected.json")))
+def test_a_tables_figures_from_the_stored_state_are_the_replayed_records(tmp_path: Path, name: str) -> None:
+    """The service's path (``Store.record_and_state``, ``played=``) gives what replaying the record gives.
+
+    At every write of the match, a hand awaiting its settlement included, with none, half, all but
+    one and all of its hands confirmed.
+    """
+    record = json.loads((DATA / name).read_text())
+    with open_store(f"sqlite:///{tmp_path / 'club.db'}") as store:
+        match_id = store.create_match(rules=record["rules"], options=record.get("options"), players=record["players"])
+        for step in record_steps(record["hands"]):
+            enter_step(store, match_id, step)
+            stored, played = store.record_and_state(match_id)
+            # Only a finished hand can be confirmed.
+            finished = sum(1 for hand in played.hands if hand.finished)
+            for confirmed in sorted({0, finished // 2, max(finished - 1, 0), finished}):
+                assert table_result(stored, confirmed, played=played) == table_result(stored, confirmed)
