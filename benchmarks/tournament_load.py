@@ -421,6 +421,18 @@ def rss_mb(pids: list[int]) -> float:
     return total / 1024
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """The CPU time (user and system) these processes have used together, in seconds (/proc/PID/stat)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime and stime, in clock ticks
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 class LoadAverage:
     """The 1-minute load average, sampled every few seconds while the run lasts."""
 
@@ -651,6 +663,7 @@ class Report:
     hall_unseen: int
     rss_idle: float
     rss_end: float
+    cpu: float  # the workers' CPU seconds while the pages played
     workers: int
     load: list[float]
     checks: list[Check]
@@ -704,6 +717,7 @@ async def run_load(
         playing = [run for run in runs if run.error is None]
         load = LoadAverage()
         start = time.monotonic()
+        cpu_start = cpu_seconds(pids)
         end = start + seconds
         sampler = asyncio.create_task(load.sample())
         tasks = {asyncio.create_task(run.play(start, end, period)): run for run in playing}
@@ -713,6 +727,7 @@ async def run_load(
             task.cancel()
             tasks[task].error = "its step was still under way long after the run's end"
         elapsed = time.monotonic() - start
+        cpu = cpu_seconds(pids) - cpu_start
         sampler.cancel()
         await caught_up(hall, timing_path)
         rss_end = rss_mb(pids)
@@ -747,6 +762,7 @@ async def run_load(
         hall_unseen=unseen,
         rss_idle=rss_idle,
         rss_end=rss_end,
+        cpu=cpu,
         workers=len(pids),
         load=load.samples,
         checks=compare(db_url, event, runs),
@@ -833,6 +849,12 @@ def print_report(report: Report) -> None:
         f"  server (confirmation's arrival -> hall redraw sent): {figures(report.hall_server)};"
         f" {report.hall_unseen} confirmations not shown; hall draws {report.hall_draws}, patches received"
         f" {report.hall_patches}"
+    )
+    per_write = 1000 * report.cpu / report.commits if report.commits else float("nan")
+    print(
+        f"server CPU while the pages played: {report.cpu:.1f} s of the workers' for {report.commits} writes,"
+        f" {per_write:.1f} ms a write (everything a write costs: the check, the commit, both phones' redraws,"
+        " its share of the hall's)"
     )
     per_table = (report.rss_end - report.rss_idle) / report.tables if report.tables else float("nan")
     print(

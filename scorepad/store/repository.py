@@ -167,8 +167,8 @@ def current_revision(*, session: Session, match_id: int) -> int:
     return revision
 
 
-def read_log(*, session: Session, match_id: int) -> list[Entry]:
-    """Every log entry of the match, in the order they were written."""
+def read_log(*, session: Session, match_id: int, after: int = 0) -> list[Entry]:
+    """The log entries of the match written after revision ``after`` (0: every one), in the order they were written."""
     rows = session.execute(
         select(
             col(Hand.number),
@@ -179,7 +179,7 @@ def read_log(*, session: Session, match_id: int) -> list[Entry]:
             col(LogEntry.device),
         )
         .join(Hand, col(LogEntry.hand_id) == col(Hand.id))
-        .where(col(Hand.match_id) == match_id)
+        .where(col(Hand.match_id) == match_id, col(LogEntry.revision) > after)
         .order_by(col(LogEntry.revision))
     ).all()
     return [Entry(hand=r[0], seq=r[1], revision=r[2], kind=r[3], payload=r[4], device=r[5]) for r in rows]

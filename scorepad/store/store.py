@@ -566,9 +566,13 @@ class Store:
             cached = self._shown(match_id, device)
             if cached is not None and cached.header.revision == revision:
                 return cached
-            return repo.match_header(session=session, match_id=match_id), repo.read_log(
-                session=session, match_id=match_id
-            )
+            header = repo.match_header(session=session, match_id=match_id)
+            if cached is not None and cached.entries and cached.header.revision < header.revision:
+                # The log only grows: the entries this view lacks are those written since it was read.
+                newer = repo.read_log(session=session, match_id=match_id, after=cached.header.revision)
+                if [e.revision for e in newer] == list(range(cached.header.revision + 1, header.revision + 1)):
+                    return header, [*cached.entries, *newer]
+            return header, repo.read_log(session=session, match_id=match_id)
 
         found = self._transact(read, saving=False)
         if isinstance(found, _Loaded):
