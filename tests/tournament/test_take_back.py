@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from scorepad.tournament import AccessDenied, TournamentError, TournamentService
+from scorepad.tournament import service as service_module
 
 from .helpers import game_hands, new_event, play_hands, play_round
 
@@ -116,3 +119,26 @@ def test_a_locked_round_reopens_for_its_tables_until_the_next_is_paired(service:
     with pytest.raises(TournamentError, match="round 5 is not paired"):
         service.reopen_round(director, event, reason="no such round", number=5)
     assert [a.action for a in service.audit(None, event)].count("reopen") == 1
+
+
+def test_a_round_reopened_while_the_next_is_being_paired_stops_that_pairing(
+    service: TournamentService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    event, director = new_event(service, FOUR, rounds=2, pairing="swiss")
+    service.pair_round(director, event)
+    service.lock_round(director, event, reason="nobody played")
+    matches = len(service.store.list_matches())
+    real_pair = service_module.pair
+
+    def pair_meanwhile_reopened(inputs: Any) -> Any:
+        # Another device reopens round 1 after this pairing read it locked, before the round is written.
+        service.reopen_round(director, event, reason="a result to correct")
+        return real_pair(inputs)
+
+    monkeypatch.setattr(service_module, "pair", pair_meanwhile_reopened)
+    with pytest.raises(TournamentError, match="round 1 was reopened meanwhile; lock it before pairing"):
+        service.pair_round(director, event)
+    # Nothing of round 2 was kept: no round, no matches made for its tables.
+    assert service.event_info(None, event)["rounds_paired"] == 1
+    assert len(service.store.list_matches()) == matches
+    assert not service.round_view(None, event).locked
