@@ -168,6 +168,16 @@ def table_lines(round_view: Any, codes: dict[int, str] | None = None) -> list[Ta
     return out
 
 
+def parse_tables(text: str) -> list[list[str]]:
+    """Tables as typed for a re-pairing, "Ann,Bob; Cy,Dee" (a line break also ends a table): names in seat order."""
+    out = []
+    for part in (text or "").replace("\n", ";").split(";"):
+        names = [name.strip() for name in part.split(",") if name.strip()]
+        if names:
+            out.append(names)
+    return out
+
+
 def result_words(view: Any) -> str:
     """A table's figures: "Ann 4 gp, 1 game, spread +31 - Bob 0 gp ..." (confirmed hands only)."""
     result = view.result
@@ -343,16 +353,17 @@ class Desk(Board):
         self.load()
         return True
 
-    def _do(self, fn: Callable[[], Any], done: str) -> bool:
+    def _do(self, fn: Callable[[], Any], done: str | Callable[[Any], str]) -> bool:
+        """Call the service; say ``done`` (or ``done`` of what the call gave) or the refusal; reload."""
         self.message = None
         try:
-            fn()
+            given = fn()
         except (TournamentError, StoreError, SniffError) as err:
             # A refusal (the engine's of a correction included) or a database fault: one sentence.
             # Anything else is a bug and kills the page (PageGuard), never said as if it were a refusal.
             self.message = words_of(err)
             return False
-        self.message = done
+        self.message = done(given) if callable(done) else done
         self.load()
         return True
 
@@ -421,6 +432,76 @@ class Desk(Board):
             lambda: self.service.forfeit(self.token, self.event_id, table, names, reason=reason),
             f"Table {table} forfeited by {', '.join(names)}: the others score a forfeit win.",
         )
+
+    def withdraw(self, entrant: str) -> bool:
+        """Withdraw an entrant (name or number) from the next round to be paired on; their results stay."""
+        text = (entrant or "").strip()
+        if not text:
+            self.message = "Type who withdraws: a name or an entrant number."
+            return False
+        who = self._name_of(text)
+        return self._do(
+            lambda: self.service.withdraw(self.token, self.event_id, text),
+            lambda number: f"{who} withdrawn: not paired from round {number} on; their results stay.",
+        )
+
+    def forbid(self, first: str, second: str, reason: str) -> bool:
+        """Keep two entrants (names or numbers) from ever sitting at one table, with the reason."""
+        a, b = (first or "").strip(), (second or "").strip()
+        if not a or not b:
+            self.message = "Type the two entrants to keep apart: names or numbers."
+            return False
+        return self._do(
+            lambda: self.service.forbid(self.token, self.event_id, a, b, reason),
+            f"{self._name_of(a)} and {self._name_of(b)} will never be paired at one table.",
+        )
+
+    def repair(self, tables: str, reason: str) -> bool:
+        """Re-seat the round in play by hand, before its first hand: "Ann,Bob; Cy,Dee" (seat order).
+
+        Anyone active left out has a bye. The service issues every table a
+        new code (the old ones stop working): they replace the codes shown.
+        """
+        seated = parse_tables(tables)
+        if not seated:
+            self.message = 'Type the tables in seat order, such as "Ann,Bob; Cy,Dee".'
+            return False
+
+        def repair() -> Any:
+            view = self.service.repair(self.token, self.event_id, seated, reason=reason)
+            self.codes = dict(view.codes)
+            return view
+
+        def said(view: Any) -> str:
+            byes = [t.names[0] for t in view.tables if t.bye]
+            rest = f" ({', '.join(byes)} {'has' if len(byes) == 1 else 'have'} a bye)" if byes else ""
+            return f"Round {view.number} re-paired by hand: give each table its new code{rest}."
+
+        return self._do(repair, said)
+
+    def unforfeit(self, table: int, reason: str) -> bool:
+        """Take back a forfeit given by mistake at a table of the round in play, with the reason."""
+        return self._do(
+            lambda: self.service.unforfeit(self.token, self.event_id, table, reason=reason),
+            f"The forfeit at table {table} is taken back: the table plays on and its hands count.",
+        )
+
+    def reopen(self, reason: str) -> bool:
+        """Reopen the latest round after its lock, before the next is paired, with the reason."""
+        return self._do(
+            lambda: self.service.reopen_round(self.token, self.event_id, reason=reason),
+            lambda number: (
+                f"Round {number} reopened: its table codes work again; lock it again before pairing the next round."
+            ),
+        )
+
+    def _name_of(self, ref: str) -> str:
+        """An entrant's name from a name or number as typed (the text itself when nobody matches)."""
+        key = ref.strip().casefold()
+        for line in self.standings:
+            if str(line.number) == key or line.name.casefold() == key:
+                return str(line.name)
+        return ref.strip()
 
     def working(self) -> list[str]:
         """Each standing's working, under its line."""

@@ -76,9 +76,11 @@ class Action(StrEnum):
     PAIR = "pair"
     REPAIR = "repair"
     LOCK = "lock"
+    REOPEN = "reopen a round"  # the latest, locked, with a reason
     ISSUE = "issue"  # hall tokens, new table codes
     EXPORT = "export"
     FORFEIT = "forfeit"  # a forfeit at a table, with a reason
+    UNFORFEIT = "take back a forfeit"
     SCORE = "score"  # an entry at a table
     CONFIRM = "confirm"
     VIEW = "view"  # pairings, standings, results, the audit, verify-pairings

@@ -100,8 +100,20 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     forfeit.add_argument("--reason", required=True, help="why (did not turn up, walked off...)")
 
+    unforfeit = with_event(
+        "unforfeit", "take back a forfeit given by mistake in the round in play (audited)", _unforfeit
+    )
+    unforfeit.add_argument("table", type=int, metavar="TABLE")
+    unforfeit.add_argument("--reason", required=True, help="why the forfeit was a mistake")
+
     lock = with_event("lock", "lock the current round (its table codes stop working)", _lock)
     lock.add_argument("--reason", help="lock although some tables have not finished or confirmed")
+
+    reopen = with_event(
+        "reopen", "reopen the latest round after its lock, before the next is paired (audited)", _reopen
+    )
+    reopen.add_argument("--round", type=int, help="the round meant (default: the latest)")
+    reopen.add_argument("--reason", required=True, help="why (a result to correct, a forfeit to take back...)")
 
     pairings = with_event("pairings", "show a round's tables and confirmed results", _pairings)
     pairings.add_argument("--round", type=int)
@@ -257,6 +269,23 @@ def _repair(service: Any, args: argparse.Namespace) -> int:
 def _lock(service: Any, args: argparse.Namespace) -> int:
     token = _director(service, args.event)
     _out(f"round {service.lock_round(token, args.event, reason=args.reason)} locked")
+    return 0
+
+
+def _reopen(service: Any, args: argparse.Namespace) -> int:
+    token = _director(service, args.event)
+    number = service.reopen_round(token, args.event, reason=args.reason, number=args.round)
+    _out(f"round {number} reopened: its table codes work again; lock it again before pairing the next round")
+    return 0
+
+
+def _unforfeit(service: Any, args: argparse.Namespace) -> int:
+    token = _director(service, args.event)
+    taken = service.unforfeit(token, args.event, args.table, reason=args.reason)
+    _out(
+        f"table {args.table}: the forfeit by {', '.join(taken.loser_names)} ({taken.reason}) is taken back;"
+        " the table plays on and its hands count"
+    )
     return 0
 
 

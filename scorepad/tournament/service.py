@@ -28,7 +28,7 @@ from scorepad.rules import RecordFormatError, make_ruleset
 from scorepad.store import Store
 from scorepad.store.db import session_scope, writer
 from scorepad.store.matches import delete_match, label_match
-from scorepad.store.models import Match, utcnow
+from scorepad.store.models import Match, as_utc, utcnow
 from scorepad.store.snapshot import MatchSnapshot
 from scorepad.store.tournament_models import (
     TournamentAudit,
@@ -487,14 +487,54 @@ class TournamentService:
                 " give a reason to lock the round anyway"
             )
         with session_scope(self._writer) as session:
-            row = session.get(TournamentRound, current.id)
-            assert row is not None
+            row = _round_held(session, _pk(current))
+            if row.locked_at is not None:
+                raise TournamentError(f"round {row.number} was locked meanwhile by another device")
             row.locked_at = utcnow()
             session.add(row)
             _audit(
                 session, event_id, caller.label, "lock", {"round": current.number, "waiting": waiting, "reason": reason}
             )
         return current.number
+
+    def reopen_round(self, token: str | None, event_id: int, *, reason: str, number: int | None = None) -> int:
+        """Reopen the latest round after its lock (a result to correct, a forfeit to take back); returns its number.
+
+        Only the latest round, and so only while the next round is not
+        paired: that round's pairing was made from this one's results.
+        ``number`` names the round meant (None: the latest). The tables'
+        codes, and the phones that joined with them, work again (the lock
+        only refused them); the round must be locked again before the next
+        is paired. Audited with the reason and when it had been locked.
+        Director only. Raises ``TournamentError``.
+        """
+        caller = self.gate.require(token, event_id, Action.REOPEN)
+        reason = _reason(reason, "reopening a round needs a reason for the audit")
+        with session_scope(self._writer) as session:
+            _event(session, event_id)
+            # Held until the commit: a pairing of the next round waits for it, then sees the round open.
+            row = _latest_held(session, event_id)
+            paired = _rounds_paired(session, event_id)
+            wanted = row.number if number is None else number
+            if wanted != paired:
+                if _round(session, event_id, wanted) is None:
+                    raise TournamentError(f"round {wanted} is not paired")
+                raise TournamentError(
+                    f"round {wanted} cannot be reopened: round {paired} is already paired from its results"
+                )
+            if row.locked_at is None:
+                raise TournamentError(f"round {row.number} is not locked: it is still in play")
+            locked_at = as_utc(row.locked_at) or row.locked_at
+            row.locked_at = None
+            session.add(row)
+            _audit(
+                session,
+                event_id,
+                caller.label,
+                "reopen",
+                {"round": row.number, "reason": reason, "locked_at": locked_at.isoformat()},
+            )
+            return row.number
 
     def new_code(self, token: str | None, event_id: int, table_number: int) -> str:
         """A new code for a table of the current round (the old one stops working). Director only."""
@@ -698,6 +738,51 @@ class TournamentService:
             points=event.bye_points,
             games=_bye_games(event),
         )
+
+    def unforfeit(self, token: str | None, event_id: int, table_number: int, *, reason: str) -> ForfeitView:
+        """Take back a forfeit given by mistake at a table of the round in play; returns what it was.
+
+        The forfeit's row goes; the audit line keeps what it was (who
+        forfeited, why, who gave it and when, the hands played then) with
+        the reason. The table's match takes entries and confirmations again,
+        and the hands already played count again. Refused without a reason,
+        where there is no forfeit, and once the round is locked (reopen it
+        first). Director only. Raises ``TournamentError``.
+        """
+        caller = self.gate.require(token, event_id, Action.UNFORFEIT)
+        reason = _reason(reason, "taking back a forfeit needs a reason for the audit")
+        with session_scope(self._writer) as session:
+            event = _event(session, event_id)
+            # Held until the commit, so a lock of the round cannot slip in between the check and the delete.
+            current = _latest_held(session, event_id)
+            if current.locked_at is not None:
+                raise TournamentError(f"round {current.number} is locked: reopen it before taking back a forfeit there")
+            table = _table(session, current, table_number)
+            forfeit = _forfeits(session, [_pk(table)]).get(_pk(table))
+            if forfeit is None:
+                raise TournamentError(f"table {table_number} has no forfeit to take back")
+            names = {_pk(e): e.name for e in _entrants(session, event_id)}
+            view = _forfeit_view(forfeit, event, names)
+            session.delete(forfeit)
+            _audit(
+                session,
+                event_id,
+                caller.label,
+                "unforfeit",
+                {
+                    "round": current.number,
+                    "table": table_number,
+                    "reason": reason,
+                    "before": {
+                        "losers": list(view.loser_names),
+                        "reason": view.reason,
+                        "actor": view.actor,
+                        "at": view.at,
+                        "hands_played": view.hands_played,
+                    },
+                },
+            )
+        return view
 
     def confirm(
         self,
@@ -1169,6 +1254,9 @@ class TournamentService:
         codes = {t: new_table_code(t) for t in range(1, len(seated.tables) + 1)}
         try:
             with session_scope(self._writer) as session:
+                previous = _round(session, _pk(event), number - 1) if reason is None and number > 1 else None
+                if previous is not None and _round_held(session, _pk(previous)).locked_at is None:
+                    raise TournamentError(f"round {number - 1} was reopened meanwhile; lock it before pairing")
                 if reason is None:
                     rnd = TournamentRound(
                         event_id=_pk(event),
@@ -1213,9 +1301,12 @@ class TournamentService:
                     detail["reason"] = reason
                     detail["before"] = [[data.names[x] for x in t] for t in before or []]
                 _audit(session, _pk(event), caller.label, "pair" if reason is None else "repair", detail)
-        except IntegrityError:
+        except (IntegrityError, TournamentError) as err:
+            # Nothing of the round was written: the matches made for it go too.
             for match_id in match_ids:
                 delete_match(self.store, match_id, device=caller.label)
+            if isinstance(err, TournamentError):
+                raise
             raise TournamentError(f"round {number} was paired meanwhile by another device") from None
         if reason is not None:
             for old_id in data.round_matches.get(number, []):
@@ -1327,6 +1418,34 @@ def _round(session: Session, event_id: int, number: int) -> TournamentRound | No
     ).scalar_one_or_none()
 
 
+def _latest_held(session: Session, event_id: int) -> TournamentRound:
+    """The event's latest round, held for this transaction (see ``_round_held``).
+
+    Raises ``TournamentError`` when no round is paired.
+    """
+    latest = _latest_round(session, event_id)
+    if latest is None:
+        raise TournamentError("no round is paired yet")
+    return _round_held(session, _pk(latest))
+
+
+def _round_held(session: Session, round_id: int) -> TournamentRound:
+    """A round read afresh and held for this transaction (``FOR UPDATE``; SQLite's writer holds all).
+
+    Lock, reopen and the next round's pairing each check the lock under it,
+    so none acts on a lock the other is changing.
+    """
+    row = session.execute(
+        select(TournamentRound)
+        .where(col(TournamentRound.id) == round_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    ).scalar_one_or_none()
+    if row is None:
+        raise TournamentError("that round no longer exists")
+    return row
+
+
 def _tables(session: Session, round_id: int | None) -> list[TournamentTable]:
     return list(
         session.execute(
@@ -1430,7 +1549,7 @@ def _forfeit_view(row: TournamentForfeit, event: TournamentEvent, names: dict[in
         loser_names=tuple(names[x] for x in row.losers),
         reason=row.reason,
         actor=row.actor,
-        at=row.at.isoformat(),
+        at=(as_utc(row.at) or row.at).isoformat(),
         hands_played=row.hands_played,
         points=event.bye_points,
         games=_bye_games(event),

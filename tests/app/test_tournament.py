@@ -519,3 +519,66 @@ async def test_a_tables_qr_code_joins_its_phone_at_once(tmp_path: Any, monkeypat
         for page in pages:
             page.close()
         store.close()
+
+
+def test_the_desk_withdraws_forbids_and_repairs_by_hand_with_new_codes(store: Store, event) -> None:
+    service, event_id, desk, codes = event
+    # Refusals are one sentence, and nothing is sent without what the service needs.
+    assert not desk.withdraw("  ") and desk.message == "Type who withdraws: a name or an entrant number."
+    assert not desk.withdraw("Zed") and desk.message == "Nobody called or numbered 'Zed' is registered in this event."
+    assert not desk.forbid("Ann", "", "family") and desk.message is not None and "two entrants" in desk.message
+    assert not desk.forbid("Ann", "Bob", " ") and desk.message is not None and "Say why" in desk.message
+    assert not desk.repair(" ; ", "lift") and desk.message is not None and "seat order" in desk.message
+    # A desk without the director's sign-in is refused by the service itself.
+    stranger = Desk(service, event_id)
+    assert not stranger.withdraw("Ann") and stranger.message == "A spectator may not withdraw: only the director may."
+    assert not stranger.repair("Ann,Bob; Cy,Dee", "x") and stranger.message is not None
+    assert "only the director" in stranger.message
+    assert desk.forbid("1", "Bob", "family"), desk.message
+    assert desk.message == "Ann and Bob will never be paired at one table."
+    assert not desk.repair("Ann,Bob; Cy,Dee", "swap"), "a forbidden pair seated by hand"
+    assert desk.message == "Ann and Bob may not meet (family)."
+    # Dee is left out: a bye. Every table has a new code; the old ones no longer join.
+    assert desk.repair("Ann,Cy", "Bob and Dee came late"), desk.message
+    assert desk.message == "Round 1 re-paired by hand: give each table its new code (Bob, Dee have a bye)."
+    lines = desk.tables()
+    assert [(t.versus, t.bye) for t in lines] == [("Ann v Cy", False), ("Bob", True), ("Dee", True)]
+    assert list(desk.codes) == [1] and desk.codes[1] != codes[1]
+    assert not TableDevice(service, event_id).join(codes[1])
+    assert TableDevice(service, event_id).join(desk.codes[1])
+    assert any("repair - Bob and Dee came late" in line for line in desk.audit_lines())
+    assert desk.withdraw("Dee"), desk.message
+    assert desk.message == "Dee withdrawn: not paired from round 2 on; their results stay."
+    assert not desk.withdraw("4") and desk.message == "Dee has already withdrawn (from round 2)."
+
+
+def test_the_desk_takes_back_a_forfeit_and_reopens_the_round(store: Store, event) -> None:
+    service, event_id, desk, codes = event
+    device, table = device_on(service, event_id, codes[1], store)
+    loser = desk.tables()[0].names[0]
+    assert not desk.unforfeit(1, "mistake") and desk.message == "Table 1 has no forfeit to take back."
+    assert desk.forfeit(1, loser, "did not turn up"), desk.message
+    # The table's own credential may not take it back; the desk says the refusal in one sentence.
+    with pytest.raises(AccessDenied, match="only the director"):
+        service.unforfeit(device.token, event_id, 1, reason="we are here")
+    assert not desk.unforfeit(1, "") and desk.message is not None and "reason" in desk.message
+    assert desk.unforfeit(1, "wrong table"), desk.message
+    assert desk.message == "The forfeit at table 1 is taken back: the table plays on and its hands count."
+    assert desk.tables()[0].state == "not started"
+    play_hand(table, first_game_hand())
+    assert table.state.hands[0].finished, "the table's phone scores again"
+    assert not desk.reopen("x") and desk.message == "Round 1 is not locked: it is still in play."
+    assert desk.lock("done for tonight"), desk.message
+    assert desk.title().endswith("locked")
+    with pytest.raises(StoreError, match="locked"):
+        device.guarded(store).undo(device.match_id, device="web:test")
+    assert not desk.reopen(" ") and desk.message is not None and "reason" in desk.message
+    assert desk.reopen("table 1 misread a tile"), desk.message
+    assert desk.message == (
+        "Round 1 reopened: its table codes work again; lock it again before pairing the next round."
+    )
+    assert not desk.title().endswith("locked")
+    assert any("reopen - table 1 misread a tile" in line for line in desk.audit_lines())
+    device.guarded(store).undo(device.match_id, device="web:test")
+    table.refresh()
+    assert not table.state.hands[0].finished

@@ -297,6 +297,20 @@ def test_a_small_event_from_creation_to_round_two(served: AppServer, pages: Page
 # -- the hall and the table on two server processes ----------------------------------------
 
 
+def registered(url: str, name: str, players: Any, *, seed: str, pair: bool = False) -> tuple[int, str | None]:
+    """A two-round event made through the service with ``players`` registered: its id, and table 1's code if paired."""
+    store = open_store(url)
+    try:
+        service = TournamentService(store)
+        event_id = service.create_event(name=name, password=PASSWORD, rounds=2, seed=seed)
+        director = service.login_director(event_id, PASSWORD)
+        for player in players:
+            service.register(director, event_id, [player])
+        return event_id, service.pair_round(director, event_id).codes[1] if pair else None
+    finally:
+        store.close()
+
+
 @pytest.fixture
 def two_servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[AppServer, AppServer, int, str]]:
     """Two ``scorepad web`` processes on two ports, on one fresh PostgreSQL schema, with a paired event.
@@ -306,16 +320,8 @@ def two_servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tupl
     Skipped where no PostgreSQL listens.
     """
     url = request.getfixturevalue("pg_url")
-    store = open_store(url)
-    try:
-        service = TournamentService(store)
-        event_id = service.create_event(name="Two rooms", password=PASSWORD, rounds=2, seed="processes")
-        director = service.login_director(event_id, PASSWORD)
-        for name in PLAYERS[:4]:
-            service.register(director, event_id, [name])
-        code = service.pair_round(director, event_id).codes[1]
-    finally:
-        store.close()
+    event_id, code = registered(url, "Two rooms", PLAYERS[:4], seed="processes", pair=True)
+    assert code is not None
     first = AppServer(url).start(log_path=tmp_path / "first.log")
     try:
         second = AppServer(url).start(log_path=tmp_path / "second.log")
@@ -390,3 +396,39 @@ def test_the_director_gives_a_forfeit_from_the_page(served: AppServer, pages: Pa
     director.wait_contains("table-2", f"forfeited by {absent.group(1)} (did not turn up)")
     director.wait_contains("audit", "forfeit table 2 - did not turn up")
     director.wait_contains("standings", "R1 2 (forfeit win)")
+
+
+def test_the_director_withdraws_forbids_and_repairs_by_hand_from_the_page(served: AppServer, pages: Pages) -> None:
+    app = served
+    event_id, _ = registered(app.db_url, "Club night", PLAYERS[:5], seed="by hand")
+    director = pages.open(
+        "director", app.url, f"event/{event_id}/director", ready="password", viewport={"width": 1280, "height": 800}
+    )
+    director.fill("password", PASSWORD)
+    tap_until(director, "sign-in", lambda t: director.wait_contains("event-title", "no round paired", timeout=t))
+    # Every button of the director's new controls is a full touch target.
+    for identifier in ("withdraw", "forbid", "repair", "reopen", "unforfeit"):
+        box = director.scroll_into_view(identifier)
+        assert box["height"] >= 48, (identifier, box)
+    director.fill("withdraw-name", "5")
+    tap_until(director, "withdraw", lambda t: director.wait_contains("message", "Eve withdrawn", timeout=t))
+    director.fill("forbid-first", "Ann")
+    director.fill("forbid-second", "Bob")
+    director.fill("forbid-reason", "husband and wife")
+    tap_until(director, "forbid", lambda t: director.wait_contains("message", "never be paired", timeout=t))
+    tap_until(director, "pair", lambda t: director.wait_contains("event-title", "round 1 of 2", timeout=t))
+    assert "Eve" not in director.text("table-1") + director.text("table-2")
+    old = re.search(r"code (1-[A-Z0-9]+)", director.text("table-1"))
+    assert old is not None
+    # Seated by hand: a forbidden pair is refused in one sentence; then Bob and Dee sit out (byes).
+    director.fill("repair-tables", "Ann,Bob")
+    director.fill("repair-reason", "Cy's lift")
+    tap_until(director, "repair", lambda t: director.wait_contains("message", "may not meet", timeout=t))
+    director.fill("repair-tables", "Cy,Ann")
+    tap_until(director, "repair", lambda t: director.wait_contains("message", "re-paired by hand", timeout=t))
+    director.wait_contains("message", "(Bob, Dee have a bye)")
+    director.wait_contains("table-1", "Table 1: Cy v Ann")
+    new = re.search(r"code (1-[A-Z0-9]+)", director.text("table-1"))
+    assert new is not None and new.group(1) != old.group(1), "the page shows the table's new code"
+    director.wait_contains("audit", "repair - Cy's lift")
+    shoot(director, "tournament-director-by-hand.png")

@@ -190,3 +190,44 @@ def test_a_fours_event_and_a_forfeit_from_the_command_line(db: str, capsys: pyte
     assert f"forfeited by {seats[0]} (did not turn up)" in shown
     standings = _ok(capsys, "standings", "1", "--working", "--db", db)
     assert "game points 2 = R1 2 (forfeit win)" in standings and "game points 0 = R1 0 (forfeited)" in standings
+
+
+def test_unforfeit_and_reopen_from_the_command_line(
+    db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _ok(capsys, "create", "Open", "--rounds", "2", "--pairing", "swiss", "--seed", "s", "--db", db)
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        _ok(capsys, "register", "1", name, "--db", db)
+    _ok(capsys, "pair", "1", "--db", db)
+    loser = json.loads(_ok(capsys, "pairings", "1", "--json", "--db", db))["tables"][0]["names"][0]
+    # --reason is required (status 2, argparse's); a table without a forfeit is refused (status 1).
+    for command in (["unforfeit", "1", "1"], ["reopen", "1"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(["tournament", *command, "--db", db])
+        assert exit_.value.code == 2
+    capsys.readouterr()
+    assert _refused(capsys, 1, "unforfeit", "1", "1", "--reason", "x", "--db", db) == (
+        "table 1 has no forfeit to take back"
+    )
+    _ok(capsys, "forfeit", "1", "1", "--loser", loser, "--reason", "did not turn up", "--db", db)
+    out = _ok(capsys, "unforfeit", "1", "1", "--reason", "came back from the bar", "--db", db)
+    assert out.strip() == (
+        f"table 1: the forfeit by {loser} (did not turn up) is taken back; the table plays on and its hands count"
+    )
+    assert "forfeited" not in _ok(capsys, "pairings", "1", "--db", db)
+    assert _refused(capsys, 1, "reopen", "1", "--reason", "x", "--db", db) == (
+        "round 1 is not locked: it is still in play"
+    )
+    _ok(capsys, "lock", "1", "--reason", "nobody played", "--db", db)
+    out = _ok(capsys, "reopen", "1", "--reason", "table 2 has a hand to enter", "--db", db)
+    assert out.strip() == ("round 1 reopened: its table codes work again; lock it again before pairing the next round")
+    assert "locked" not in _ok(capsys, "pairings", "1", "--db", db).splitlines()[0]
+    with open_store(db) as store:
+        audit = TournamentService(store).audit(None, 1)
+    assert [(a.action, a.detail["reason"]) for a in audit if a.action in ("unforfeit", "reopen")] == [
+        ("unforfeit", "came back from the bar"),
+        ("reopen", "table 2 has a hand to enter"),
+    ]
+    # The password is checked as for every director's command.
+    monkeypatch.setenv("SCOREPAD_DIRECTOR_PASSWORD", "not the password")
+    assert _refused(capsys, 1, "reopen", "1", "--reason", "x", "--db", db) == "wrong password for this event"

@@ -344,6 +344,13 @@ class DirectorPage(BoardPage):
             ),
         )
 
+    def _form(
+        self, fields: list[tuple[str, str, int]], identifier: str, text: str, act: Callable[[], Any]
+    ) -> ft.Control:
+        """One action as a wrapping row: its labelled fields (key, label, width), then its button."""
+        controls = [self._field(key, label, width=width) for key, label, width in fields]
+        return ft.Row([*controls, button(identifier, text, self._tap(act), expand=False)], wrap=True)
+
     def _tap(self, fn: Callable[[], Any]) -> Callable[[], None]:
         def said(words: str) -> None:
             self.desk.message = words
@@ -370,12 +377,24 @@ class DirectorPage(BoardPage):
                 _message(desk.message),
                 heading("Players"),
                 note(", ".join(desk.entrants()) or "nobody yet", identifier="entrants"),
-                ft.Row(
+                self._form(
+                    [("player", "Player's name (A & B for a pair)", 260)], "register", "Register", self._register
+                ),
+                self._form(
+                    [("withdraw-name", "Who withdraws (name or number)", 300)],
+                    "withdraw",
+                    "Withdraw from the next round",
+                    self._withdraw,
+                ),
+                self._form(
                     [
-                        self._field("player", "Player's name (A & B for a pair)"),
-                        button("register", "Register", self._tap(self._register), expand=False),
+                        ("forbid-first", "Keep apart", 160),
+                        ("forbid-second", "and", 160),
+                        ("forbid-reason", "Reason (family, same club...)", 260),
                     ],
-                    wrap=True,
+                    "forbid",
+                    "Never pair them",
+                    self._forbid,
                 ),
                 heading("The round"),
                 ft.Row(
@@ -386,15 +405,29 @@ class DirectorPage(BoardPage):
                     ],
                     wrap=True,
                 ),
+                self._form(
+                    [("reopen-reason", "Reason to reopen the locked round", 320)],
+                    "reopen",
+                    "Reopen the round",
+                    self._reopen,
+                ),
                 *self._tables(),
-                heading("Correct a table (takes back its last settlement or entry)"),
-                ft.Row(
+                heading("Re-pair the round by hand (before its first hand; anyone left out has a bye)"),
+                self._form(
                     [
-                        self._field("correct-table", "Table", width=90),
-                        self._field("correct-reason", "Reason (kept in the audit)", width=320),
-                        button("correct", "Correct", self._tap(self._correct), expand=False),
+                        ("repair-tables", "Tables in seat order: Ann,Bob; Cy,Dee", 320),
+                        ("repair-reason", "Reason (kept in the audit)", 320),
                     ],
-                    wrap=True,
+                    "repair",
+                    "Re-pair",
+                    self._repair,
+                ),
+                heading("Correct a table (takes back its last settlement or entry)"),
+                self._form(
+                    [("correct-table", "Table", 90), ("correct-reason", "Reason (kept in the audit)", 320)],
+                    "correct",
+                    "Correct",
+                    self._correct,
                 ),
                 *self._forfeit_control(),
                 heading("Standings, with the working"),
@@ -474,37 +507,74 @@ class DirectorPage(BoardPage):
     def _lock(self) -> None:
         self.desk.lock(self.fields.get("lock-reason", ""))
 
-    def _correct(self) -> None:
-        text = self.fields.get("correct-table", "").strip()
+    def _withdraw(self) -> None:
+        if self.desk.withdraw(self.fields.get("withdraw-name", "")):
+            self.fields["withdraw-name"] = ""
+
+    def _forbid(self) -> None:
+        typed = [self.fields.get(key, "") for key in ("forbid-first", "forbid-second", "forbid-reason")]
+        if self.desk.forbid(*typed):
+            self._clear("forbid-first", "forbid-second", "forbid-reason")
+
+    def _repair(self) -> None:
+        if self.desk.repair(self.fields.get("repair-tables", ""), self.fields.get("repair-reason", "")):
+            # The QR codes shown were the old codes' (they no longer work): open them again for the new.
+            self.qr_shown.clear()
+            self._clear("repair-tables", "repair-reason")
+
+    def _reopen(self) -> None:
+        if self.desk.reopen(self.fields.get("reopen-reason", "")):
+            self._clear("reopen-reason")
+
+    def _clear(self, *keys: str) -> None:
+        for key in keys:
+            self.fields[key] = ""
+
+    def _table_number(self, key: str, what: str) -> int | None:
+        """The table number typed in field ``key``, or None with "Type the number of the table to ..." said."""
+        text = self.fields.get(key, "").strip()
         if not (text.isascii() and text.isdigit()):
-            self.desk.message = "Type the table's number to correct."
-            return
-        if self.desk.correct(int(text), self.fields.get("correct-reason", "")):
+            self.desk.message = f"Type the number of the table {what}."
+            return None
+        return int(text)
+
+    def _correct(self) -> None:
+        number = self._table_number("correct-table", "to correct")
+        if number is not None and self.desk.correct(number, self.fields.get("correct-reason", "")):
             self.fields["correct-reason"] = ""
 
     def _forfeit_control(self) -> list[ft.Control]:
-        """The forfeit: a table, who forfeits, the reason; the service refuses anyone but the director."""
+        """The forfeit, and taking one back: the service refuses anyone but the director."""
 
         def give() -> None:
-            text = self.fields.get("forfeit-table", "").strip()
-            if not (text.isascii() and text.isdigit()):
-                self.desk.message = "Type the number of the table to forfeit."
-                return
-            if self.desk.forfeit(
-                int(text), self.fields.get("forfeit-losers", ""), self.fields.get("forfeit-reason", "")
+            number = self._table_number("forfeit-table", "to forfeit")
+            if number is not None and self.desk.forfeit(
+                number, self.fields.get("forfeit-losers", ""), self.fields.get("forfeit-reason", "")
             ):
-                self.fields["forfeit-losers"] = self.fields["forfeit-reason"] = ""
+                self._clear("forfeit-losers", "forfeit-reason")
+
+        def take_back() -> None:
+            number = self._table_number("unforfeit-table", "whose forfeit is taken back")
+            if number is not None and self.desk.unforfeit(number, self.fields.get("unforfeit-reason", "")):
+                self._clear("unforfeit-reason")
 
         return [
             heading("Forfeit at a table (the others score as a bye; hands played there stop counting)"),
-            ft.Row(
+            self._form(
                 [
-                    self._field("forfeit-table", "Table", width=90),
-                    self._field("forfeit-losers", "Who forfeits (names or numbers, commas)", width=300),
-                    self._field("forfeit-reason", "Reason (kept in the audit)", width=320),
-                    button("forfeit", "Give the forfeit", self._tap(give), expand=False),
+                    ("forfeit-table", "Table", 90),
+                    ("forfeit-losers", "Who forfeits (names or numbers, commas)", 300),
+                    ("forfeit-reason", "Reason (kept in the audit)", 320),
                 ],
-                wrap=True,
+                "forfeit",
+                "Give the forfeit",
+                give,
+            ),
+            self._form(
+                [("unforfeit-table", "Table", 90), ("unforfeit-reason", "Why the forfeit was a mistake", 320)],
+                "unforfeit",
+                "Take back the forfeit",
+                take_back,
             ),
         ]
 
