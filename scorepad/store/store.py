@@ -210,6 +210,20 @@ class Store:
         with self._lock, cyclic_gc_paused():
             return self._view(match_id, device).state
 
+    def last_entry(self, match_id: int, *, device: str | None = None) -> tuple[MatchSnapshot, str | None]:
+        """The match now (as ``load`` gives it to ``device``) and the kind of the entry an undo would take back.
+
+        The kind is ``start``, ``settle``, an event's (``play``, ``renege``...)
+        or ``amend``; None when nothing stands. Both come from one view, so a
+        correction can check what it would take back before it writes (the
+        state alone cannot say whether a renege was entered after a hand's
+        settlement or before it). Raises ``UnknownMatch`` and ``BrokenLog``.
+        """
+        with self._lock, cyclic_gc_paused():
+            loaded = self._view(match_id, device)
+            top = loaded.log.undo_target()
+            return loaded.state, None if top is None else top.kind
+
     def list_matches(self) -> list[MatchSummary]:
         """Every stored match, newest first, from the listing cache."""
         with cyclic_gc_paused():

@@ -81,6 +81,7 @@ class Action(StrEnum):
     EXPORT = "export"
     FORFEIT = "forfeit"  # a forfeit at a table, with a reason
     UNFORFEIT = "take back a forfeit"
+    RESETTLE = "settle a hand again"  # a finished hand's settlement, with the right figures and a reason
     SCORE = "score"  # an entry at a table
     CONFIRM = "confirm"
     VIEW = "view"  # pairings, standings, results, the audit, verify-pairings

@@ -11,6 +11,7 @@ the rules engine checks every entry, as at any other table.
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 from collections import OrderedDict
@@ -24,11 +25,14 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col
 
-from scorepad.rules import RecordFormatError, make_ruleset
-from scorepad.store import Store
+from scorepad.rules import HandState, RecordFormatError, SniffError, make_ruleset
+from scorepad.rules.hand import HandEnd
+from scorepad.rules.previews import preview_settlement
+from scorepad.rules.wording import HOW_WORDS
+from scorepad.store import Store, StoreError
 from scorepad.store.db import session_scope, writer
 from scorepad.store.matches import delete_match, label_match
-from scorepad.store.models import Match, as_utc, utcnow
+from scorepad.store.models import SETTLE, Match, as_utc, utcnow
 from scorepad.store.snapshot import MatchSnapshot
 from scorepad.store.tournament_models import (
     TournamentAudit,
@@ -103,6 +107,55 @@ class ForfeitView:
     # What everyone else at the table scores, as a bye would.
     points: int
     games: int
+
+
+@dataclass(frozen=True)
+class Resettlement:
+    """A finished hand settled again by the director: the figures it had and has now, side by side."""
+
+    round: int
+    table: int
+    hand: int
+    # Each side's name ("Ann", or "Ann & Cy" for partners), in side order.
+    sides: tuple[str, ...]
+    remaining_before: list[Any]
+    remaining_after: list[Any]
+    # Each side's score at the end of the hand, before and after the new settlement.
+    scores_before: tuple[int, ...]
+    scores_after: tuple[int, ...]
+
+    @property
+    def summary(self) -> str:
+        """The new scores in one sentence, with the old ones: what the director is shown."""
+        return (
+            f"hand {self.hand} at table {self.table} is settled again: {_scores_words(self.sides, self.scores_after)}"
+            f" (it was {_scores_words(self.sides, self.scores_before)}); the hand counts once confirmed again"
+        )
+
+
+def _scores_words(sides: Sequence[str], scores: Sequence[int]) -> str:
+    """ "Ann 30, Bob 35": each side's name and score."""
+    return ", ".join(f"{name} {score}" for name, score in zip(sides, scores, strict=True))
+
+
+def read_remaining(text: str) -> list[list[str] | int]:
+    """Each seat's remaining as typed: seats in order separated by commas, each a pip total or its tiles.
+
+    "12, 0" gives ``[12, 0]``; "6-6 5-4, 0" gives ``[["6-6", "5-4"], 0]``
+    (records.md §4). Only the form is read here; the engine checks the
+    figures against the hand. Raises ``TournamentError`` for a seat left empty.
+    """
+    seats: list[list[str] | int] = []
+    for part in (text or "").split(","):
+        typed = part.strip()
+        if not typed:
+            raise TournamentError(
+                "type each seat's remaining in seat order, separated by commas: a pip total or the tiles held,"
+                ' such as "12, 0" or "6-6 5-4, 0"'
+            )
+        # ASCII digits only ('²'.isdigit() is true); anything else is read as tiles, which the engine checks.
+        seats.append(int(typed) if typed.isascii() and typed.isdigit() else typed.split())
+    return seats
 
 
 @dataclass(frozen=True)
@@ -631,7 +684,14 @@ class TournamentService:
         reason = _reason(reason, "a correction needs a reason for the audit")
         self.authorize_match(token, event_id, match_id)
         device = f"{caller.label}: {reason}"
-        state = self.store.undo(match_id, device=device) if undo else self.store.amend(match_id, amend, device=device)
+        # The match as stored now, read for this correction: a view another screen loaded earlier
+        # (the store lends a device the view last loaded without one) may be out of date.
+        now = self.store.load(match_id, device=device).revision
+        state = (
+            self.store.undo(match_id, device=device, expected_revision=now)
+            if undo
+            else self.store.amend(match_id, amend, device=device, expected_revision=now)
+        )
         latest = self.store.audit(match_id)[-1]
         with session_scope(self._writer) as session:
             row = session.execute(
@@ -653,6 +713,108 @@ class TournamentService:
                 },
             )
         return state
+
+    def resettle(
+        self,
+        token: str | None,
+        event_id: int,
+        table_number: int,
+        *,
+        remaining: Any,
+        reason: str,
+        hand: int | None = None,
+    ) -> Resettlement:
+        """The director settles a table's last settled hand again with the right figures, and a reason.
+
+        For a miscounted settlement (Smartt §9: the tiles or pips each seat
+        still holds). ``remaining`` is what ``Store.settle`` takes (records.md
+        §4: each seat's tiles or pip total), or the same typed as text ("12,
+        0", see ``read_remaining``). ``hand`` names the hand meant (None:
+        the last). Only the table's last hand, in the round in play, while
+        nothing has been entered after its settlement: later entries are
+        taken back first with ``correct``. The new settlement is checked by
+        the engine on a fork before anything is written, so a refused figure
+        leaves the match as it was; then the old settlement is taken back and
+        the new one entered (two compensating entries in the match's log,
+        nothing erased), and one ``resettle`` line goes to the event's audit
+        (round, table, hand, reason, the remaining and the hand's scores
+        before and after). The hand needs confirming again, as after any
+        correction. Refused in a locked round (reopen it first) and at a
+        forfeited table or a bye. Director only. Raises ``TournamentError``,
+        and what the store raises when another device wrote meanwhile.
+        """
+        caller = self.gate.require(token, event_id, Action.RESETTLE)
+        reason = _reason(reason, "settling a hand again needs a reason for the audit")
+        remaining = read_remaining(remaining) if isinstance(remaining, str) else _as_stored(remaining)
+        with session_scope(self._engine) as session:
+            current = _latest_round(session, event_id)
+            if current is None:
+                raise TournamentError("no round is paired yet")
+            if current.locked_at is not None:
+                raise TournamentError(f"round {current.number} is locked: reopen it before settling a hand again there")
+            table = _table(session, current, table_number)
+            if table.match_id is None:
+                raise TournamentError(f"table {table_number} is a bye: it has no hand to settle again")
+            if _forfeits(session, [_pk(table)]):
+                raise TournamentError(f"table {table_number} was forfeited: its hands no longer count")
+            match_id = table.match_id
+        device = f"{caller.label}: {reason}"
+        state, top = self.store.last_entry(match_id, device=device)
+        last = _settled_hand(state, top, table_number, hand)
+        if remaining == last.remaining:
+            raise TournamentError(f"hand {last.number} at table {table_number} is already settled with those figures")
+        # The engine checks the new settlement on a fork with the old one taken back: nothing is written yet.
+        trial = state.fork()
+        trial.undo()
+        preview = preview_settlement(trial, remaining)
+        if preview.refusal is not None:
+            raise TournamentError(
+                f"hand {last.number} at table {table_number} keeps its settlement: {preview.refusal.rstrip('.')}"
+            )
+        unsettled = self.store.undo(match_id, device=device, expected_revision=state.revision)
+        try:
+            self.store.settle(match_id, remaining, device=device, expected_revision=unsettled.revision)
+        except (StoreError, SniffError):
+            # Another device wrote between the two entries (the engine accepted the figures above):
+            # put the old settlement back if nothing else was entered since, and say so.
+            try:
+                self.store.redo(match_id, device=device, expected_revision=unsettled.revision)
+            except (StoreError, SniffError):
+                raise TournamentError(
+                    f"another device wrote to table {table_number} while hand {last.number} was being settled"
+                    " again: its settlement is taken back; settle it at the table or here"
+                ) from None
+            raise TournamentError(
+                f"another device wrote to table {table_number} meanwhile: hand {last.number} keeps its settlement;"
+                " try again"
+            ) from None
+        done = Resettlement(
+            round=current.number,
+            table=table_number,
+            hand=last.number,
+            sides=tuple(state.side_name(side) for side in range(state.rules.sides)),
+            remaining_before=list(last.remaining or []),
+            remaining_after=list(remaining),
+            scores_before=tuple(last.scores_after),
+            scores_after=tuple(preview.scores_after),
+        )
+        with session_scope(self._writer) as session:
+            _audit(
+                session,
+                event_id,
+                caller.label,
+                "resettle",
+                {
+                    "round": done.round,
+                    "table": done.table,
+                    "match": match_id,
+                    "hand": done.hand,
+                    "reason": reason,
+                    "before": {"remaining": done.remaining_before, "scores": list(done.scores_before)},
+                    "after": {"remaining": done.remaining_after, "scores": list(done.scores_after)},
+                },
+            )
+        return done
 
     def forfeit(
         self, token: str | None, event_id: int, table_number: int, losers: Sequence[str | int], *, reason: str
@@ -1526,6 +1688,63 @@ def _reason(reason: str | None, refusal: str) -> str:
     if not reason:
         raise TournamentError(refusal)
     return reason
+
+
+def _as_stored(remaining: Any) -> list[Any]:
+    """``remaining`` as the store will keep it (a JSON round trip, as ``Store.settle`` makes).
+
+    Raises ``TournamentError`` for what JSON cannot hold.
+    """
+    try:
+        stored = json.loads(json.dumps(remaining))
+    except (TypeError, ValueError):
+        stored = None
+    if not isinstance(stored, list):
+        raise TournamentError(
+            f"'remaining' gives each seat a list of tiles such as \"6-6\" or a pip total, not {remaining!r}"
+        )
+    return stored
+
+
+def _settled_hand(state: MatchSnapshot, top: str | None, table_number: int, wanted: int | None) -> HandState:
+    """The table's last hand, if it is the one meant and its settlement is the last entry standing.
+
+    ``top`` is the kind of the match's last standing entry (``Store.last_entry``).
+    Raises ``TournamentError`` naming what to do otherwise.
+    """
+    last = state.current
+    if last is None:
+        raise TournamentError(f"table {table_number} has not played a hand yet")
+    if wanted is not None and not 1 <= wanted <= last.number:
+        raise TournamentError(f"table {table_number} has no hand {wanted}")
+    number = last.number if wanted is None else wanted
+
+    def later(settled: int) -> str:
+        return f"take back the later entries first with Correct, then settle hand {settled} again"
+
+    if number < last.number:
+        raise TournamentError(f"hand {number} at table {table_number} is not the last hand: {later(number)}")
+    if top == SETTLE and last.settlement is not None:
+        return last
+    if last.settlement is not None:
+        raise TournamentError(
+            f"something was entered at table {table_number} after hand {number}'s settlement: {later(number)}"
+        )
+    if last.needs_settlement:
+        raise TournamentError(
+            f"hand {number} at table {table_number} is not settled yet: settle it as any hand, at the table"
+        )
+    if last.how == HandEnd.IN_PROGRESS:
+        if wanted is None and number > 1 and state.hands[-2].settlement is not None:
+            raise TournamentError(
+                f"hand {number} has started at table {table_number} since hand {number - 1}'s settlement:"
+                f" {later(number - 1)}"
+            )
+        raise TournamentError(f"hand {number} at table {table_number} is still in play: it has no settlement")
+    raise TournamentError(
+        f"hand {number} at table {table_number} ended without a settlement ({HOW_WORDS[last.how]}),"
+        " so there is none to do again"
+    )
 
 
 def _bye_games(event: TournamentEvent) -> int:
