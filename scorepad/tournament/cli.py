@@ -106,6 +106,19 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     unforfeit.add_argument("table", type=int, metavar="TABLE")
     unforfeit.add_argument("--reason", required=True, help="why the forfeit was a mistake")
 
+    resettle = with_event(
+        "resettle", "settle a table's last settled hand again with the right figures (audited)", _resettle
+    )
+    resettle.add_argument("table", type=int, metavar="TABLE")
+    resettle.add_argument(
+        "--remaining",
+        required=True,
+        metavar="SEATS",
+        help='each seat\'s pip total or tiles, in seat order, separated by commas: "12,0" or "6-6 5-4,0"',
+    )
+    resettle.add_argument("--hand", type=int, help="the hand meant (default: the table's last hand)")
+    resettle.add_argument("--reason", required=True, help="why (the pips were miscounted...)")
+
     lock = with_event("lock", "lock the current round (its table codes stop working)", _lock)
     lock.add_argument("--reason", help="lock although some tables have not finished or confirmed")
 
@@ -286,6 +299,13 @@ def _unforfeit(service: Any, args: argparse.Namespace) -> int:
         f"table {args.table}: the forfeit by {', '.join(taken.loser_names)} ({taken.reason}) is taken back;"
         " the table plays on and its hands count"
     )
+    return 0
+
+
+def _resettle(service: Any, args: argparse.Namespace) -> int:
+    token = _director(service, args.event)
+    done = service.resettle(token, args.event, args.table, remaining=args.remaining, reason=args.reason, hand=args.hand)
+    _out(done.summary)
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from openpyxl import load_workbook
@@ -37,6 +38,39 @@ def _refused(capsys: pytest.CaptureFixture[str], status: int, *argv: str) -> str
     lines = captured.err.splitlines()
     assert len(lines) == 1 and "Traceback" not in captured.err
     return lines[0]
+
+
+def _table_one_played(capsys: pytest.CaptureFixture[str], db: str, seed: int, *, hands: int | None = None) -> Any:
+    """Event 1 created, four players registered and round 1 paired from the command line (games to 60), and
+    table 1's first ``hands`` hands (None: its first game) of a simulated match entered as its phone would.
+
+    Returns table 1 as the service shows it.
+    """
+    _ok(
+        capsys,
+        "create",
+        "Open",
+        "--rounds",
+        "2",
+        "--pairing",
+        "swiss",
+        "--seed",
+        "s",
+        "--option",
+        "target=60",
+        "--db",
+        db,
+    )
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        _ok(capsys, "register", "1", name, "--db", db)
+    _ok(capsys, "pair", "1", "--db", db)
+    with open_store(db) as store:
+        service = TournamentService(store)
+        director = service.login_director(1, PASSWORD)
+        table = service.round_view(None, 1).tables[0]
+        played = game_hands("smartt", 2, seed, (("target", 60),))
+        play_hands(service, director, 1, table.match_id, played[:hands] if hands else played)
+    return table
 
 
 def test_a_director_scripts_an_event_from_create_to_export(
@@ -108,29 +142,7 @@ def test_bad_input_is_one_line_with_status_2_and_refusals_status_1(
 def test_verify_pairings_exits_1_when_a_result_changed_after_the_next_round(
     db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _ok(
-        capsys,
-        "create",
-        "Open",
-        "--rounds",
-        "2",
-        "--pairing",
-        "swiss",
-        "--seed",
-        "s",
-        "--option",
-        "target=60",
-        "--db",
-        db,
-    )
-    for name in ("Ann", "Bob", "Cy", "Dee"):
-        _ok(capsys, "register", "1", name, "--db", db)
-    _ok(capsys, "pair", "1", "--db", db)
-    with open_store(db) as store:
-        service = TournamentService(store)
-        director = service.login_director(1, PASSWORD)
-        match_id = service.round_view(None, 1).tables[0].match_id
-        play_hands(service, director, 1, match_id, game_hands("smartt", 2, 2, (("target", 60),)))
+    match_id = _table_one_played(capsys, db, 2).match_id
     _ok(capsys, "confirm", "1", "1", "--db", db)
     _ok(capsys, "lock", "1", "--reason", "table 2 did not play", "--db", db)
     _ok(capsys, "pair", "1", "--db", db)
@@ -231,3 +243,40 @@ def test_unforfeit_and_reopen_from_the_command_line(
     # The password is checked as for every director's command.
     monkeypatch.setenv("SCOREPAD_DIRECTOR_PASSWORD", "not the password")
     assert _refused(capsys, 1, "reopen", "1", "--reason", "x", "--db", db) == "wrong password for this event"
+
+
+def test_resettle_from_the_command_line_says_the_new_scores(
+    db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Table 1 plays a hand that goes out (as its phone would): seat 1 was counted 11 pips, 10 to seat 0.
+    table = _table_one_played(capsys, db, 3, hands=1)
+    with open_store(db) as store:
+        before = store.load(table.match_id)
+    first, second = table.names
+    old = before.hands[0].scores_after
+    # --remaining and --reason are required (status 2, argparse's); a figure the engine refuses is status 1.
+    for missing in (["--remaining", "0,14"], ["--reason", "recount"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(["tournament", "resettle", "1", "1", *missing, "--db", db])
+        assert exit_.value.code == 2
+    capsys.readouterr()
+    line = _refused(capsys, 1, "resettle", "1", "1", "--remaining", "0,99", "--reason", "recount", "--db", db)
+    assert line == (
+        f"hand 1 at table 1 keeps its settlement: {second} holds 2 tiles, which can weigh 2 to 20 pips, not 99"
+    )
+    out = _ok(capsys, "resettle", "1", "1", "--remaining", "0, 14", "--reason", "the 2-2 was a 3-3", "--db", db)
+    assert out.strip() == (
+        f"hand 1 at table 1 is settled again: {first} {old[0] + 5}, {second} {old[1]}"
+        f" (it was {first} {old[0]}, {second} {old[1]}); the hand counts once confirmed again"
+    )
+    with open_store(db) as store:
+        service = TournamentService(store)
+        (audit,) = [a for a in service.audit(None, 1) if a.action == "resettle"]
+        assert store.export_record(table.match_id)["hands"][0]["remaining"] == [0, 14]
+    assert audit.detail["reason"] == "the 2-2 was a 3-3" and audit.detail["after"]["remaining"] == [0, 14]
+    line = _refused(capsys, 1, "resettle", "1", "1", "--remaining", "0,9", "--hand", "2", "--reason", "x", "--db", db)
+    assert line == "table 1 has no hand 2"
+    monkeypatch.setenv("SCOREPAD_DIRECTOR_PASSWORD", "not the password")
+    assert _refused(capsys, 1, "resettle", "1", "1", "--remaining", "0,9", "--reason", "x", "--db", db) == (
+        "wrong password for this event"
+    )
