@@ -422,6 +422,20 @@ class Desk(Board):
             f"Table {table} corrected: its hand is provisional until confirmed again.",
         )
 
+    def resettle(self, table: int, remaining: str, reason: str) -> bool:
+        """Settle table ``table``'s last settled hand again: ``remaining`` as typed ("12, 0"), with the reason.
+
+        The service reads the figures and the engine checks them before
+        anything is written; the hand then waits for its confirmation again.
+        """
+        if not (remaining or "").strip():
+            self.message = 'Type what each seat still held, in seat order: pips or tiles, such as "12, 0".'
+            return False
+        return self._do(
+            lambda: self.service.resettle(self.token, self.event_id, table, remaining=remaining, reason=reason),
+            lambda done: words_of(done.summary),
+        )
+
     def forfeit(self, table: int, losers: str, reason: str) -> bool:
         """Give a forfeit at a table: ``losers`` names who forfeits (names or numbers, separated by commas)."""
         names = [n.strip() for n in (losers or "").split(",") if n.strip()]

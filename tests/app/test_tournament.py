@@ -582,3 +582,40 @@ def test_the_desk_takes_back_a_forfeit_and_reopens_the_round(store: Store, event
     device.guarded(store).undo(device.match_id, device="web:test")
     table.refresh()
     assert not table.state.hands[0].finished
+
+
+def test_the_desk_settles_a_hand_again_and_the_table_confirms_it_again(store: Store, event) -> None:
+    service, event_id, desk, codes = event
+    device, table = device_on(service, event_id, codes[1], store)
+    play_hand(table, first_game_hand())  # seat 0 goes out; seat 1's two tiles were counted 11 pips
+    state = table.state
+    assert device.confirm(state, 1), device.message
+    desk.load()
+    assert not desk.tables()[0].provisional
+    first, second = state.players
+    old = state.hands[0].scores_after
+    assert not desk.resettle(1, " ", "recount")
+    assert desk.message == 'Type what each seat still held, in seat order: pips or tiles, such as "12, 0".'
+    assert not desk.resettle(1, "0, 99", "recount")
+    assert desk.message == (
+        f"Hand 1 at table 1 keeps its settlement: {second} holds 2 tiles, which can weigh 2 to 20 pips, not 99."
+    )
+    assert not desk.resettle(1, "0, 14", "") and desk.message is not None and "reason" in desk.message
+    assert store.load(device.match_id).revision == state.revision, "a refusal wrote nothing"
+    # The table's own code may not settle a hand again: only the director.
+    with pytest.raises(AccessDenied, match="only the director"):
+        service.resettle(device.token, event_id, 1, remaining="0, 14", reason="we counted again")
+    assert desk.resettle(1, "0, 14", "the 2-2 was a 3-3"), desk.message
+    assert desk.message == (
+        f"Hand 1 at table 1 is settled again: {first} {old[0] + 5}, {second} {old[1]}"
+        f" (it was {first} {old[0]}, {second} {old[1]}); the hand counts once confirmed again."
+    )
+    assert any("resettle table 1 - the 2-2 was a 3-3" in line for line in desk.audit_lines())
+    # The hand changed: it waits for the opposing side's confirmation again, on the table's phone too.
+    assert desk.tables()[0].provisional
+    table.refresh()
+    assert table.state.hands[0].scores_after == [old[0] + 5, old[1]]
+    assert device.waiting(table.state) == [1]
+    assert device.confirm(table.state, 1), device.message
+    desk.load()
+    assert not desk.tables()[0].provisional

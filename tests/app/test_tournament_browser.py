@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from scorepad.simulate import simulate
 from scorepad.store import open_store
 from scorepad.tournament import TournamentService
 from tests.app.app_hands import GO_OUT_HAND
@@ -432,3 +433,32 @@ def test_the_director_withdraws_forbids_and_repairs_by_hand_from_the_page(served
     assert new is not None and new.group(1) != old.group(1), "the page shows the table's new code"
     director.wait_contains("audit", "repair - Cy's lift")
     shoot(director, "tournament-director-by-hand.png")
+
+
+def test_the_director_settles_a_hand_again_from_the_page(served: AppServer, pages: Pages) -> None:
+    app = served
+    event_id, _ = registered(app.db_url, "Club night", PLAYERS[:4], seed="recount", pair=True)
+    # Table 1 plays a hand that goes out (seat 1's two tiles counted 11 pips), as its phone would.
+    hand = simulate("smartt", 2, 200, 3, {})[0].to_record()["hands"][0]
+    store = open_store(app.db_url)
+    try:
+        service = TournamentService(store)
+        director_token = service.login_director(event_id, PASSWORD)
+        match_id = service.round_view(None, event_id).tables[0].match_id
+        service.start_hand(director_token, event_id, match_id, hand["setter"])
+        for event in hand["events"]:
+            service.append(director_token, event_id, match_id, event)
+        service.settle(director_token, event_id, match_id, hand["remaining"])
+    finally:
+        store.close()
+    director = pages.open("director", app.url, f"event/{event_id}/director", ready="password", viewport=DIRECTOR)
+    director.fill("password", PASSWORD)
+    tap_until(director, "sign-in", lambda t: director.wait_contains("table-1", "1 finished", timeout=t))
+    assert director.scroll_into_view("resettle")["height"] >= 48
+    director.fill("resettle-table", "1")
+    director.fill("resettle-remaining", "0, 99")
+    director.fill("resettle-reason", "the 2-2 was a 3-3")
+    tap_until(director, "resettle", lambda t: director.wait_contains("message", "keeps its settlement", timeout=t))
+    director.fill("resettle-remaining", "0, 14")
+    tap_until(director, "resettle", lambda t: director.wait_contains("message", "is settled again", timeout=t))
+    director.wait_contains("audit", "resettle table 1 - the 2-2 was a 3-3")

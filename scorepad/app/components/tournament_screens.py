@@ -429,6 +429,17 @@ class DirectorPage(BoardPage):
                     "Correct",
                     self._correct,
                 ),
+                heading("Settle a hand again (the table's last settled hand, with the right figures)"),
+                self._form(
+                    [
+                        ("resettle-table", "Table", 90),
+                        ("resettle-remaining", "Each seat's pips or tiles, in seat order: 12, 0", 300),
+                        ("resettle-reason", "Reason (kept in the audit)", 320),
+                    ],
+                    "resettle",
+                    "Settle again",
+                    self._resettle,
+                ),
                 *self._forfeit_control(),
                 heading("Standings, with the working"),
                 note("\n".join(desk.working()) or "no results yet", identifier="standings"),
@@ -542,6 +553,12 @@ class DirectorPage(BoardPage):
         number = self._table_number("correct-table", "to correct")
         if number is not None and self.desk.correct(number, self.fields.get("correct-reason", "")):
             self.fields["correct-reason"] = ""
+
+    def _resettle(self) -> None:
+        number = self._table_number("resettle-table", "whose hand is settled again")
+        typed = [self.fields.get(key, "") for key in ("resettle-remaining", "resettle-reason")]
+        if number is not None and self.desk.resettle(number, *typed):
+            self._clear("resettle-remaining", "resettle-reason")
 
     def _forfeit_control(self) -> list[ft.Control]:
         """The forfeit, and taking one back: the service refuses anyone but the director."""
