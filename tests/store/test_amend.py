@@ -149,3 +149,17 @@ class TestRefused:
         with pytest.raises(StoreConflict, match="t1 entered a draw first"):
             store.amend(match_id, Play("5-3", at="left", call=10), device="t2", expected_revision=seen.revision)
         assert snapshot(store) == rows
+
+
+def test_last_entry_names_what_an_undo_would_take_back(store: Store) -> None:
+    match_id = store.create_match(rules="smartt", options={}, players=["Ann", "Bob"], device="t1")
+    assert store.last_entry(match_id, device="t1")[1] is None
+    match_id = _opening(store)
+    state, kind = store.last_entry(match_id, device="t1")
+    assert kind == "play" and state.revision == store.load(match_id).revision
+    store.amend(match_id, Play("5-3", at="left", call=10), device="t1")
+    assert store.last_entry(match_id, device="t2")[1] == "amend", "another device reads the match as it stands"
+    store.undo(match_id, device="t1")
+    store.undo(match_id, device="t1")
+    store.undo(match_id, device="t1")
+    assert store.last_entry(match_id, device="t1")[1] == "start"
