@@ -391,9 +391,14 @@ def started_at(pid: int) -> int | None:
     With its pid, it names one process for good: a pid reused later has another start.
     """
     try:
-        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+        return int(stat_fields(pid)[19])
     except (OSError, IndexError, ValueError):
         return None
+
+
+def stat_fields(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command's name (the state is field 0). Raises OSError."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
 
 
 def stop_leftovers(workers: dict[int, int | None], *, timeout: float = 10.0) -> None:
@@ -426,7 +431,7 @@ def cpu_seconds(pids: list[int]) -> float:
     total = 0
     for pid in pids:
         try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            fields = stat_fields(pid)
         except OSError:
             continue
         total += int(fields[11]) + int(fields[12])  # utime and stime, in clock ticks

@@ -96,12 +96,11 @@ class PageTree:
             for op in patch[1:]:
                 kind = op[0]
                 if kind == self.MOVE:
-                    moved = _take(at(op[1]), op[2])
-                    _put(at(op[3]), op[4], moved, insert=True)
+                    _put(at(op[3]), op[4], at(op[1]).pop(op[2]), insert=True)
                     continue
                 parent = at(op[1])
                 if kind == self.REMOVE:
-                    _take(parent, op[2])
+                    parent.pop(op[2])
                 else:
                     _put(parent, op[2], op[3], insert=kind == self.ADD)
         except (KeyError, IndexError, TypeError) as err:
@@ -112,10 +111,6 @@ class PageTree:
         self.index = {}
         self.shown = {}
         _identifiers(self.page, self.shown, self.index)
-
-
-def _take(parent: Any, key: Any) -> Any:
-    return parent.pop(key)
 
 
 def _put(parent: Any, key: Any, value: Any, *, insert: bool) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 from scorepad.app.join import SlidingLimit
 from scorepad.app.state import NewMatchForm
 from scorepad.rules import PRESETS, SniffError, make_ruleset
+from scorepad.rules.wording import sentence
 from scorepad.store import StoreError
 from scorepad.tournament import TournamentService
 from scorepad.tournament.access import PASSWORD_MIN
@@ -80,10 +81,9 @@ def query_value(route: str, name: str) -> str | None:
     return None
 
 
-def words_of(err: BaseException) -> str:
-    """One plain sentence for a refusal (the service's and the store's are sentences already)."""
-    text = str(err).strip() or "That was refused."
-    text = text[0].upper() + text[1:]
+def words_of(said: BaseException | str) -> str:
+    """One plain sentence of a refusal, or of the service's own words (a summary in lower case, unstopped)."""
+    text = sentence(str(said)) or "That was refused."
     return text if text.endswith((".", "!", "?")) else text + "."
 
 

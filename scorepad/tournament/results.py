@@ -66,12 +66,18 @@ def confirmed_prefix(record: Mapping[str, Any], confirmations: Mapping[int, set[
 
     ``confirmations`` maps a hand number to the fingerprints it was confirmed with.
     """
-    count = 0
+    return len(confirmed_prints(record, confirmations))
+
+
+def confirmed_prints(record: Mapping[str, Any], confirmations: Mapping[int, set[str]]) -> tuple[str, ...]:
+    """The fingerprints of the hands confirmed as they stand now, from the first (see ``confirmed_prefix``)."""
+    prints: list[str] = []
     for number, hand in enumerate(record["hands"], 1):
-        if hand_fingerprint(hand) not in confirmations.get(number, set()):
+        fingerprint = hand_fingerprint(hand)
+        if fingerprint not in confirmations.get(number, set()):
             break
-        count = number
-    return count
+        prints.append(fingerprint)
+    return tuple(prints)
 
 
 def table_result(

@@ -62,7 +62,7 @@ from scorepad.tournament.pairing import (
 from scorepad.tournament.results import (
     SideResult,
     TableResult,
-    confirmed_prefix,
+    confirmed_prints,
     confirmed_sides,
     hand_fingerprint,
     seats_for,
@@ -1226,9 +1226,10 @@ class TournamentService:
                 self._results.move_to_end(key)
                 return cached
         record, played = self.store.record_and_state(match_id)
-        confirmed = confirmed_prefix(record, done)
+        prints = confirmed_prints(record, done)
+        confirmed = len(prints)
         # The confirmed hands' figures change only with them: an entry of the hand in play leaves them.
-        head = (match_id, tuple(hand_fingerprint(hand) for hand in record["hands"][:confirmed]))
+        head = (match_id, prints)
         with self._lock:
             sides = self._sides.get(head)
         if sides is None:
