@@ -15,7 +15,7 @@ Serves the app on a throwaway database with no CDN, drives Debian's chromium
 - taps a tile: over whole simulated hands (``scorepad.simulate``, seeded), the
   taps the table screen needs for each play (the tile, the end when it asks,
   a call that was not right) divided by the tiles laid, by the UI's own
-  decisions (``scorepad.app.table.entry_taps``); target <= 1.2. Also shown
+  decisions (``scorepad.app.models.table.entry_taps``); target <= 1.2. Also shown
   with the draws, passes and claims between the plays.
   ``--taps-only`` prints just this figure, without a browser.
 """
@@ -72,7 +72,7 @@ def taps_a_tile(*, hands: int, seed: int = 8) -> dict[str, tuple[int, int, int]]
     call when it was not called right; every entry adds the draws, passes and
     claims between the plays.
     """
-    from scorepad.app.table import entry_taps
+    from scorepad.app.models.table import entry_taps
     from scorepad.rules import HandState, Play
     from scorepad.simulate import simulate
 

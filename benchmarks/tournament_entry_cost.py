@@ -4,7 +4,7 @@
 
 Needs the PostgreSQL server of the tests (``SCOREPAD_TEST_POSTGRES_URL``,
 default 127.0.0.1:5432/test); works in a fresh schema, dropped at the end.
-No web server: the table device's own calls (``scorepad.app.tournament``),
+No web server: the table device's own calls (``scorepad.app.models.tournament``),
 as the table page makes them.
 
 A singles event with ``--tables`` tables (``benchmarks/tournament_load.py``'s
@@ -36,7 +36,7 @@ from sqlalchemy.engine import Engine
 
 from benchmarks.store_bench import DEFAULT_PG_URL, postgres_schema
 from benchmarks.tournament_load import PASSWORD, Seat, Step, TableRun, make_event
-from scorepad.app.tournament import TableDevice
+from scorepad.app.models.tournament import TableDevice
 from scorepad.store import open_store
 from scorepad.tournament import TournamentService
 

@@ -9,7 +9,7 @@ Everything runs on 127.0.0.1, every wait is bounded, and it stops by itself.
 
 One singles event (Smartt) with ``2 x --tables`` players, round 1 paired by
 the tournament service, served by ``scorepad web --workers N`` with the
-server's timing log on (``SCOREPAD_TIMING``, ``scorepad/app/timing.py``).
+server's timing log on (``SCOREPAD_TIMING``, ``scorepad/app/models/timing.py``).
 Every table has two phones (raw WebSocket pages, ``tests/flet_client.py``) on
 ``/event/ID/table``, each joined with the table's code; a hall page
 (``/event/ID/hall``, 1920x1080) is open throughout. The first phone of each
@@ -69,7 +69,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.store_bench import DEFAULT_PG_URL, postgres_schema
-from scorepad.app.table import ends_to_ask
+from scorepad.app.models.table import ends_to_ask
 from scorepad.rules import Draw, MatchState, Pass, Play, SniffError
 from scorepad.rules.records import parse_record, replay
 from scorepad.rules.tiles import full_set, pips
@@ -456,7 +456,7 @@ class LoadAverage:
 
 @dataclass
 class Timing:
-    """The server's timing log (``scorepad/app/timing.py``), read back."""
+    """The server's timing log (``scorepad/app/models/timing.py``), read back."""
 
     commits: list[tuple[int, int, int, float | None, float]] = field(default_factory=list)
     sent: dict[int, dict[str, list[tuple[int, float, int]]]] = field(default_factory=dict)

@@ -6,11 +6,13 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
 
-from scorepad.app import cli as app_cli
+from scorepad.app.host import cli as app_cli
+from scorepad.lazy import load
 from scorepad.printable import printable
 from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE, run_referee
 from scorepad.rules import IllegalRecordError, RecordFormatError
@@ -52,12 +54,9 @@ def build_parser(*, with_store: bool = True) -> argparse.ArgumentParser:
     simulate.set_defaults(func=_run_simulate)
 
     if with_store:
-        from scorepad.store import cli as store_cli
-
-        store_cli.add_commands(commands)
-        from scorepad.tournament import cli as tournament_cli
-
-        tournament_cli.add_commands(commands)
+        # Loaded only here: their modules bring SQLAlchemy, which the engine's commands never need.
+        load("scorepad.store.cli:add_commands")(commands)
+        load("scorepad.tournament.cli:add_commands")(commands)
     app_cli.add_commands(commands)
     return parser
 
@@ -102,14 +101,12 @@ def _output_failed(err: OSError) -> int:
 
 
 def _run_analyse(args: argparse.Namespace) -> int:
-    from scorepad.analysis.cli import run_analyse
-
+    run_analyse: Callable[..., int] = load("scorepad.analysis.cli:run_analyse")
     return run_analyse(args.record, as_json=args.json)
 
 
 def _run_simulate(args: argparse.Namespace) -> int:
-    from scorepad.simulate import simulate
-
+    simulate = load("scorepad.simulate:simulate")
     try:
         options = dict(_parse_option(text) for text in args.option)
         if args.hands < 1:

@@ -56,9 +56,9 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_wheel_holds_the_pictures_and_no_test_helper(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert "scorepad/app/assets/tiles/h/5-3.svg" in names
-    assert "scorepad/app/assets/manifest.json" in names
-    assert "scorepad/app/assets/icons/icon-192.png" in names
+    assert "scorepad/assets/tiles/h/5-3.svg" in names
+    assert "scorepad/assets/manifest.json" in names
+    assert "scorepad/assets/icons/icon-192.png" in names
     assert not [n for n in names if n.endswith("browser.py") or n.startswith("tests/")], "test helpers shipped"
 
 

@@ -1,5 +1,9 @@
-"""The table app: a Flet score-pad over the rules engine and the store.
+"""The table app and the tournament pages: Flet over the engine, the door and the store, in four floors.
 
-``state`` holds the view-model (plain Python, no Flet); ``components`` draws it;
-``main`` wires a page to a view-model; ``serve`` runs it in a window or a browser.
+``host`` serves (uvicorn, workers, the join door, assets, fast load); ``shell``
+opens every page (the router, the page lifecycle, the tap guard, live updates);
+``screens`` draws (Flet controls and components only); ``models`` holds the
+flet-free view-models the screens draw. A floor imports only the floors below
+it (import-linter checks it: ``[tool.importlinter]`` in ``pyproject.toml``);
+``docs/map.md`` is the map.
 """

@@ -1,5 +1,5 @@
 """``python -m scorepad.app``: run the table app's own commands."""
 
-from scorepad.app.cli import main
+from scorepad.app.host.cli import main
 
 raise SystemExit(main())

@@ -33,6 +33,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import psycopg
+from sqlalchemy.engine import make_url
+
 log = logging.getLogger("scorepad.live")
 
 CHANNEL_PREFIX = "scorepad_"
@@ -248,8 +251,6 @@ class PostgresLink:
             error = self._first_error
             if error is not None:
                 raise error
-            import psycopg
-
             raise psycopg.OperationalError(f"could not listen for live updates within {timeout} s")
 
     def stop(self) -> None:
@@ -285,8 +286,6 @@ class PostgresLink:
     # -- the listening thread -------------------------------------------------------
 
     def _connect(self) -> Any:
-        import psycopg
-
         return psycopg.connect(self.conninfo, autocommit=True, connect_timeout=5)
 
     def _run(self) -> None:
@@ -352,8 +351,6 @@ def _quietly(fn: Callable[[], Any]) -> None:
 
 def libpq_url(sqlalchemy_url: Any) -> str | None:
     """The libpq URL (for psycopg) of an SQLAlchemy URL on PostgreSQL, or None for another database."""
-    from sqlalchemy.engine import make_url
-
     url = make_url(sqlalchemy_url) if isinstance(sqlalchemy_url, str) else sqlalchemy_url
     if url.get_backend_name() != "postgresql":
         return None

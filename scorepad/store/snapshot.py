@@ -28,7 +28,7 @@ class MatchSnapshot(MatchState):
     was stored, which a screen sends back as ``expected_revision`` so that a
     tap made on an out-of-date state is refused. ``start_hand``, ``apply``,
     ``settle`` and ``undo`` raise ``ReadOnlySnapshot`` once the store has
-    handed it out; to try an event, replay a copy (``scorepad.app.readings.trial``).
+    handed it out; to try an event, replay a copy (``scorepad.app.models.readings.trial``).
     """
 
     def __init__(self, rules: RuleSet, players: list[str], *, match_id: int) -> None:

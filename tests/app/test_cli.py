@@ -10,8 +10,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-from scorepad.app.cli import DEFAULT_WEB_HOST, DEFAULT_WEB_PORT, add_commands
-from scorepad.app.offline import content_security_policy
+from scorepad.app.host.cli import DEFAULT_WEB_HOST, DEFAULT_WEB_PORT, add_commands
+from scorepad.app.host.offline import content_security_policy
 from tests.browser import free_port
 
 

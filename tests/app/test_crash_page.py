@@ -22,11 +22,11 @@ from typing import Any
 import msgpack
 import pytest
 
-from scorepad.app.guard import DEAD_ID, RELOAD_ID
-from scorepad.app.sessions import PageRevoked, screen_of
-from scorepad.app.state import ScorePad
-from scorepad.app.table import Table
-from scorepad.app.tournament import Desk, Hall
+from scorepad.app.models.state import ScorePad
+from scorepad.app.models.table import Table
+from scorepad.app.models.tournament import Desk, Hall
+from scorepad.app.shell.guard import DEAD_ID, RELOAD_ID
+from scorepad.app.shell.live import PageRevoked, screen_of
 from scorepad.store import Store, StoreError, open_store
 from scorepad.tournament import TournamentService
 from tests.app.test_live_server import new_match as stored_match
@@ -41,7 +41,7 @@ pytestmark = pytest.mark.asyncio
 LEAKS = ("Traceback", 'File "', ".py", "SELECT", "RuntimeError", "injected")
 CRASHED = 6  # Flet's SESSION_CRASHED message ("Error running app" with the traceback)
 SHIM = Path(__file__).parent / "bug_shim"  # the served score-pad's injected bug (SCOREPAD_TEST_BUG)
-BUG = "injected bug: SELECT secret FROM matches in /srv/scorepad/app/table.py"
+BUG = "injected bug: SELECT secret FROM matches in /srv/scorepad/app/models/table.py"
 
 
 def bug(*_args: Any, **_kw: Any) -> Any:
@@ -380,7 +380,7 @@ async def test_a_bug_in_the_halls_rotation_kills_the_hall_page(
     store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The rotation is a task Flet runs and reports no failure of: the page dies there, not in asyncio's log."""
-    from scorepad.app.components import tournament_screens
+    from scorepad.app.shell import event_pages as tournament_screens
 
     service = TournamentService(store)
     event_id = service.create_event(name="Open", password=PASSWORD, rounds=2, options={"target": 60}, seed="s")

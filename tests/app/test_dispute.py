@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scorepad.app.dispute import Dispute
-from scorepad.app.state import DISPUTE, HOME, ScorePad
+from scorepad.app.models.dispute import Dispute
+from scorepad.app.models.state import DISPUTE, HOME, ScorePad
 
 DATA = Path(__file__).parent.parent / "data" / "analysis"
 

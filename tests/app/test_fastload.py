@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from scorepad.app.fastload import IMMUTABLE, REVALIDATE, STALE_DAYS, FastLoad, accepts_gzip, precompress
-from scorepad.app.surface import same_origin
+from scorepad.app.host.fastload import IMMUTABLE, REVALIDATE, STALE_DAYS, FastLoad, accepts_gzip, precompress
+from scorepad.app.host.surface import same_origin
 
 SHELL = b'<html><script>flet.entrypointBaseUrl="/";flet.assetBase="/";flet.canvasKitBaseUrl="/canvaskit/";</script>'
 

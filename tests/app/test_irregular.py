@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from scorepad.app.state import ScorePad
-from scorepad.app.table import HAND_OVER, PLAY, Table
-from scorepad.app.words import hand_words
+from scorepad.app.models.state import ScorePad
+from scorepad.app.models.table import HAND_OVER, PLAY, Table
+from scorepad.app.models.words import hand_words
 from scorepad.store import Store
 
 from .test_state import lay, new_table

@@ -5,9 +5,12 @@ from __future__ import annotations
 import flet as ft
 import pytest
 
-from scorepad.app import join
-from scorepad.app.components.join_panel import join_panel, join_words
-from scorepad.app.join import JoinCode, JoinLink, SlidingLimit, _safe_next, is_loopback, is_wildcard, qr_png, qr_svg
+from scorepad.app.host import join
+from scorepad.app.host.join import JoinCode, _safe_next, is_loopback, is_wildcard
+from scorepad.app.models import limits, links
+from scorepad.app.models.limits import SlidingLimit
+from scorepad.app.models.links import JoinLink, qr_png, qr_svg
+from scorepad.app.screens.join_panel import join_panel, join_words
 
 
 def test_the_code_is_kept_hashed_and_verified() -> None:
@@ -33,14 +36,14 @@ def test_tokens_are_random_and_only_ours_admit() -> None:
 
 def test_wrong_codes_wait_per_client_and_in_all() -> None:
     attempts = SlidingLimit()
-    for i in range(join.MAX_WRONG_PER_CLIENT):
+    for i in range(limits.MAX_WRONG_PER_CLIENT):
         assert attempts.wait_seconds("a", now=100.0 + i) == 0
         attempts.count("a", now=100.0 + i)
-    assert attempts.wait_seconds("a", now=110.0) == pytest.approx(100.0 + join.WINDOW_SECONDS - 110.0)
+    assert attempts.wait_seconds("a", now=110.0) == pytest.approx(100.0 + limits.WINDOW_SECONDS - 110.0)
     assert attempts.wait_seconds("b", now=110.0) == 0, "another phone is not held up by one guesser"
-    assert attempts.wait_seconds("a", now=100.0 + join.WINDOW_SECONDS + 5) == 0, "the window slides"
+    assert attempts.wait_seconds("a", now=100.0 + limits.WINDOW_SECONDS + 5) == 0, "the window slides"
     many = SlidingLimit()
-    for i in range(join.MAX_WRONG_IN_ALL):
+    for i in range(limits.MAX_WRONG_IN_ALL):
         many.count(f"client-{i}", now=200.0)
     assert many.wait_seconds("fresh", now=201.0) > 0, "guessing from many addresses is held up too"
 
@@ -91,7 +94,7 @@ def test_the_panel_shows_the_address_code_and_qr() -> None:
 
 
 def test_served_on_this_computer_only_the_panel_says_how_to_share() -> None:
-    join.set_join_link(None)
+    links.set_join_link(None)
     panel = join_panel()
     assert "--host 0.0.0.0" in join_words(None)
     assert not [c for c in panel.content.content.controls if isinstance(c, ft.Image)]  # type: ignore[union-attr]
@@ -100,7 +103,7 @@ def test_served_on_this_computer_only_the_panel_says_how_to_share() -> None:
 def test_a_malformed_host_is_asked_for_the_code_not_a_crash() -> None:
     import asyncio
 
-    from scorepad.app.join import Door
+    from scorepad.app.host.join import Door
 
     async def app(scope, receive, send):  # type: ignore[no-untyped-def]
         raise AssertionError("a malformed Host must not reach the app")
@@ -140,12 +143,12 @@ def _door_answer(door: join.Door, scope: dict) -> list[dict]:  # type: ignore[ty
 def test_a_page_link_passes_the_door_and_goes_on_to_its_page(monkeypatch: pytest.MonkeyPatch) -> None:
     """A table's QR link: the join code, then the table's page with its code; a phone already in goes straight on."""
     link = JoinLink(url="http://192.168.1.5:8550/join?code=123456", code="123456", address="http://192.168.1.5:8550/")
-    url = join.page_link("/event/3/table?code=2-K7QM2X", link)
+    url = links.page_link("/event/3/table?code=2-K7QM2X", link)
     assert url == "http://192.168.1.5:8550/join?code=123456&next=%2Fevent%2F3%2Ftable%3Fcode%3D2-K7QM2X"
     # Served on this computer only: no phone could open any link.
-    monkeypatch.setattr(join, "_current", None)
-    monkeypatch.delenv(join.LINK_ENV, raising=False)
-    assert join.page_link("/event/3/table") is None
+    monkeypatch.setattr(links, "_current", None)
+    monkeypatch.delenv(links.LINK_ENV, raising=False)
+    assert links.page_link("/event/3/table") is None
     code = JoinCode("123456")
     door = join.Door(lambda *a: None, code, beyond_loopback=True)
     query = url.split("?", 1)[1].encode()

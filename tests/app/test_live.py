@@ -22,10 +22,11 @@ from flet.messaging.protocol import Message, MessageAction, RegisterClientRespon
 from flet.messaging.session import Session
 from flet.pubsub.pubsub_hub import PubSubHub
 
-from scorepad.app import sessions
-from scorepad.app.live import change_words, entry_words
-from scorepad.app.main import make_main
-from scorepad.app.sessions import PageCounter, subscriptions
+from scorepad.app.models.notices import change_words, entry_words
+from scorepad.app.shell import live as sessions
+from scorepad.app.shell.live import subscriptions
+from scorepad.app.shell.page import make_main
+from scorepad.app.shell.pages import PageCounter
 from scorepad.store import Store
 
 from .wiring import FakeConnection, Wired

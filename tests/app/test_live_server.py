@@ -145,7 +145,7 @@ async def test_a_disconnected_page_is_dropped(tmp_path: Path) -> None:
 
 
 def test_the_default_keeps_a_disconnected_page_under_a_minute() -> None:
-    from scorepad.app.sessions import SESSION_TIMEOUT_SECONDS
+    from scorepad.app.shell.pages import SESSION_TIMEOUT_SECONDS
 
     # Flet's eviction runs every 10 s: dropped within timeout + 10 s.
     assert SESSION_TIMEOUT_SECONDS + 10 <= 60

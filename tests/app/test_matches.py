@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from scorepad.app.matchbook import ARCHIVE, DELETE, line_words
-from scorepad.app.state import HOME, TABLE, ScorePad
+from scorepad.app.models.matchbook import ARCHIVE, DELETE, line_words
+from scorepad.app.models.state import HOME, TABLE, ScorePad
 from scorepad.store import Store
 from scorepad.store.matches import audit_trail, match_label
 
@@ -186,7 +186,7 @@ class TestWords:
         assert result is not None and result.startswith("Bob sets first: ") and "seat" not in result
 
     def test_the_first_setter_rule_cites_the_book_in_play(self) -> None:
-        from scorepad.app.components.home import _first_setter_words
+        from scorepad.app.screens.home import _first_setter_words
 
         assert _first_setter_words("smartt").startswith("Smartt §3.1: each player draws a tile")
         assert _first_setter_words("jaques").startswith("Jaques, 'Setting up': the highest double")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from scorepad.app.offline import LocalOnly, content_security_policy
+from scorepad.app.host.offline import LocalOnly, content_security_policy
 
 
 def test_the_policy_allows_only_the_page_own_address() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import flet as ft
 import pytest
 
-from scorepad.app.components.paper import paper_view
-from scorepad.app.paper import Tally, hole_track, stroke_tally
+from scorepad.app.models.paper import Tally, hole_track, stroke_tally
+from scorepad.app.screens.paper import paper_view
 from scorepad.rules.presets import Paper
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorepad.app.state import HOME, TABLE, ScorePad
+from scorepad.app.models.state import HOME, TABLE, ScorePad
 from scorepad.store import Store, UnknownMatch
 from scorepad.store.ids import MAX_MATCH_ID, parse_match_id
 

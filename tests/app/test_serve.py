@@ -23,7 +23,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from scorepad.app.join import lan_addresses
+from scorepad.app.host.join import lan_addresses
 from tests.browser import free_port, wait_for_page
 
 
@@ -268,10 +268,10 @@ def test_a_sent_message_is_not_written_out_for_a_debug_line_nobody_reads(monkeyp
     """Flet formats each outgoing message for its debug log before dropping the line: its text is kept cheap."""
     from flet.messaging.protocol import Message, MessageAction
 
-    from scorepad.app.serve import _cheap_message_text
+    from scorepad.app.host.tuning import cheap_message_text
 
     monkeypatch.setattr(Message, "__repr__", Message.__repr__)  # restored after the test
     message = Message(MessageAction.PATCH_CONTROL, {"controls": ["x" * 1000]})
     assert len(f"{message}") > 1000  # the dataclass's own text: the whole patch
-    _cheap_message_text()
+    cheap_message_text()
     assert f"{message}" == f"Message({MessageAction.PATCH_CONTROL!r})"

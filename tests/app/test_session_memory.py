@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.app.sessions import SESSION_TIMEOUT_SECONDS
+from scorepad.app.shell.pages import SESSION_TIMEOUT_SECONDS
 from tests.app.test_live_server import new_match
 from tests.flet_client import FletClient, WebServer
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorepad.app.state import HOME, NEW, TABLE, ScorePad
-from scorepad.app.table import GAME_OVER, HAND_OVER, PLAY, SETTLE, Table, entry_taps
+from scorepad.app.models.state import HOME, NEW, TABLE, ScorePad
+from scorepad.app.models.table import GAME_OVER, HAND_OVER, PLAY, SETTLE, Table, entry_taps
 from scorepad.rules import Draw, Play
 from scorepad.store import Store
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scorepad.app.table import Table
+from scorepad.app.models.table import Table
 from scorepad.store import Store
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "analysis"

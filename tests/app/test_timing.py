@@ -1,4 +1,4 @@
-"""The server's timing log (``scorepad/app/timing.py``): off by default, one line a moment, arrivals inherited."""
+"""The server's timing log (``scorepad.app.models.timing``): off by default, one line a moment, arrivals inherited."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.app import timing
+from scorepad.app.models import timing
 
 
 @pytest.fixture
@@ -27,7 +27,7 @@ def log_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 def test_off_unless_the_setting_names_a_file() -> None:
-    code = "from scorepad.app import timing; print(timing.ENABLED, timing.PATH)"
+    code = "from scorepad.app.models import timing; print(timing.ENABLED, timing.PATH)"
     env = {k: v for k, v in os.environ.items() if k != timing.ENV}
     off = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert off.stdout.split() == ["False", "None"]

@@ -1,4 +1,4 @@
-"""The tournament's web layer (scorepad/app/tournament.py): roles enforced through the service, on a real store.
+"""The tournament's web layer (scorepad/app/models/tournament.py): roles enforced through the service, on a real store.
 
 A table device scores through ``GuardedStore`` and the real ``Table``: a code
 for one table cannot write to another table's match, nor to its own once
@@ -19,9 +19,9 @@ import flet as ft
 import pytest
 from sqlalchemy import MetaData, select
 
-from scorepad.app.join import SlidingLimit
-from scorepad.app.table import Table
-from scorepad.app.tournament import (
+from scorepad.app.models.limits import SlidingLimit
+from scorepad.app.models.table import Table
+from scorepad.app.models.tournament import (
     Creation,
     Desk,
     GuardedStore,
@@ -469,16 +469,16 @@ async def test_a_tables_qr_code_joins_its_phone_at_once(tmp_path: Any, monkeypat
     """The director shows table 1's QR code; its link opens the table page with the code, which joins at once."""
     import urllib.parse
 
-    from scorepad.app import join
+    from scorepad.app.models import links
 
     from .wiring import Wired
 
     store = open_store(f"sqlite:///{tmp_path / 'wired.db'}")
     event_id = TournamentService(store).create_event(name="Open", password=PASSWORD, rounds=1, seed="s")
-    link = join.JoinLink(
+    link = links.JoinLink(
         url="http://192.168.1.5:8550/join?code=123456", code="123456", address="http://192.168.1.5:8550/"
     )
-    monkeypatch.setattr(join, "_current", link)
+    monkeypatch.setattr(links, "_current", link)
     director = await Wired(store, route=f"/event/{event_id}/director").open()
     pages = [director]
     try:
@@ -497,7 +497,7 @@ async def test_a_tables_qr_code_joins_its_phone_at_once(tmp_path: Any, monkeypat
         images = [c for c in director.all() if isinstance(c, ft.Image)]
         assert len(images) == 1 and isinstance(images[0].src, bytes) and images[0].src.startswith(b"\x89PNG")
         # What the picture holds: the door's join code, then on to this table's page with its code.
-        url = join.page_link(f"/event/{event_id}/table?code={code.group(1)}")
+        url = links.page_link(f"/event/{event_id}/table?code={code.group(1)}")
         assert url is not None
         query = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
         assert query["code"] == ["123456"]

@@ -28,7 +28,7 @@ from flet.messaging.protocol import (
 from flet.messaging.session import Session
 from flet.pubsub.pubsub_hub import PubSubHub
 
-from scorepad.app.main import make_main
+from scorepad.app.shell.page import make_main
 
 
 class FakeConnection(Connection):
@@ -159,7 +159,7 @@ class Wired:
         Idempotent; every page opened is closed after its test (``close_all``),
         so a test that leaves one open does not leave its subscription to the next.
         """
-        from scorepad.app.sessions import screen_of
+        from scorepad.app.shell.live import screen_of
 
         live = screen_of(self.session.id) if self.session is not None else None
         if live is not None and not live.gone:

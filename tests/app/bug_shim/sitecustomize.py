@@ -16,7 +16,7 @@ BUG_TILE = os.environ.get("SCOREPAD_TEST_BUG", "")
 if BUG_TILE:
     from typing import Any
 
-    from scorepad.app.table import Table
+    from scorepad.app.models.table import Table
 
     _tap_tile = Table.tap_tile
 

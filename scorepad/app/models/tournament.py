@@ -1,0 +1,936 @@
+"""The tournament's web screens as plain Python: the director's desk, a table device, the hall, a spectator.
+
+No Flet here. Every action goes through ``scorepad.tournament.TournamentService``
+with the caller's own credential (the director's token from the password, a
+table's token from its code, ``None`` for the hall and spectators, who only
+read), so the server refuses what a role may not do whatever the page shows.
+A table device writes to the store through ``GuardedStore``: before each
+write the service checks that the device's code is for that match in the
+current round (``TournamentService.authorize_match``).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorepad.app.models.limits import SlidingLimit
+from scorepad.app.models.state import NewMatchForm
+from scorepad.rules import PRESETS, SniffError, make_ruleset, narrate
+from scorepad.rules.wording import sentence
+from scorepad.store import StoreError
+from scorepad.tournament import TournamentService
+from scorepad.tournament.access import PASSWORD_MIN
+from scorepad.tournament.errors import TournamentError
+from scorepad.tournament.kinds import KINDS, Kind
+from scorepad.tournament.service import PAIRINGS, ROUND_ROBIN_MAX, UNITS
+
+# The store's writes a table device makes (Table calls them); each is checked first.
+GUARDED_WRITES = frozenset({"append", "settle", "undo", "redo", "start_hand", "amend", "finish", "rename"})
+# The hall's pages, in the order they rotate.
+HALL_PAGES = ("tables", "names", "standings", "results")
+# Seconds each hall page is shown before the next.
+HALL_SECONDS = 12.0
+# A spectator's default delay, in seconds, and the most allowed.
+WATCH_DELAY = 0.0
+WATCH_DELAY_MAX = 600.0
+
+_services: dict[int, TournamentService] = {}
+_services_lock = threading.Lock()
+
+
+def service_for(store: Any) -> TournamentService:
+    """The one ``TournamentService`` of ``store`` in this process (its result cache is shared by pages)."""
+    with _services_lock:
+        service = _services.get(id(store))
+        if service is None:
+            service = _services[id(store)] = TournamentService(store)
+        return service
+
+
+def parse_event_route(route: str) -> tuple[int, str, str | None] | None:
+    """``/event/ID/director|table|hall|watch/T`` as (event id, screen, table), or None if it is not one.
+
+    The query string (``?delay=30``) is ignored here.
+    """
+    path = (route or "").split("?", 1)[0].strip("/").split("/")
+    if len(path) < 3 or path[0] != "event" or not (path[1].isascii() and path[1].isdigit()):
+        return None
+    event_id = int(path[1])
+    if event_id <= 0 or event_id > 2**62:
+        return None
+    screen = path[2]
+    if screen in ("director", "table", "hall") and len(path) == 3:
+        return event_id, screen, None
+    if screen == "watch" and len(path) == 4 and path[3].isascii() and path[3].isdigit() and len(path[3]) < 6:
+        return event_id, screen, path[3]
+    return None
+
+
+def query_value(route: str, name: str) -> str | None:
+    """The value of ``name`` in the route's query string, or None."""
+    if "?" not in (route or ""):
+        return None
+    for part in route.split("?", 1)[1].split("&"):
+        key, _, value = part.partition("=")
+        if key == name:
+            return value
+    return None
+
+
+def words_of(said: BaseException | str) -> str:
+    """One plain sentence of a refusal, or of the service's own words (a summary in lower case, unstopped)."""
+    text = sentence(str(said)) or "That was refused."
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+class GuardedStore:
+    """A store for one table device: every write is checked by ``check(match_id, action)`` first.
+
+    ``check`` raises (``AccessDenied``, a ``TournamentError``) to refuse; the
+    refusal is turned into a ``StoreError`` so the table screen says it in
+    one sentence, as it does for any refused write. Reads pass straight on.
+    """
+
+    # A tournament's match: the table screen never offers strategy hints (Smartt §12, table.py).
+    tournament = True
+
+    def __init__(self, store: Any, check: Callable[[Any, str], None]) -> None:
+        self._store = store
+        self._check = check
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._store, name)
+        if name not in GUARDED_WRITES:
+            return value
+
+        def write(match_id: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                self._check(match_id, name)
+            except TournamentError as err:
+                raise StoreError(words_of(err)) from err
+            return value(match_id, *args, **kwargs)
+
+        return write
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """One table of the round as a screen shows it."""
+
+    number: int
+    names: tuple[str, ...]
+    bye: bool
+    match_id: int | None
+    state: str
+    provisional: bool
+    code: str | None = None
+    # The sides in words ("Ann & Cy v Bob & Dee" for partners at a four-player table).
+    versus: str = ""
+
+
+def table_state_words(view: Any) -> tuple[str, bool]:
+    """How far a table is ("2 hands finished, 1 confirmed; provisional") and whether it is provisional."""
+    if view.bye:
+        return "bye", False
+    if view.forfeit is not None:
+        return f"forfeited by {', '.join(view.forfeit.loser_names)} ({view.forfeit.reason})", False
+    result = view.result
+    if result is None or result.hands_played == 0:
+        return "not started", False
+    words = f"{result.hands_played} played, {result.hands_finished} finished, {result.hands_confirmed} confirmed"
+    if result.provisional:
+        waiting = result.hands_finished - result.hands_confirmed
+        words += f"; provisional ({waiting} to confirm)"
+    return words, result.provisional
+
+
+def table_lines(round_view: Any, codes: dict[int, str] | None = None) -> list[TableLine]:
+    """The round's tables and byes as lines, with the codes the director holds."""
+    out = []
+    for view in round_view.tables:
+        words, provisional = table_state_words(view)
+        out.append(
+            TableLine(
+                number=view.number,
+                names=tuple(view.names),
+                bye=view.bye,
+                match_id=view.match_id,
+                state=words,
+                provisional=provisional,
+                code=(codes or {}).get(view.number),
+                versus=view.versus,
+            )
+        )
+    return out
+
+
+def parse_tables(text: str) -> list[list[str]]:
+    """Tables as typed for a re-pairing, "Ann,Bob; Cy,Dee" (a line break also ends a table): names in seat order."""
+    out = []
+    for part in (text or "").replace("\n", ";").split(";"):
+        names = [name.strip() for name in part.split(",") if name.strip()]
+        if names:
+            out.append(names)
+    return out
+
+
+def result_words(view: Any) -> str:
+    """A table's figures: "Ann 4 gp, 1 game, spread +31 - Bob 0 gp ..." (confirmed hands only)."""
+    result = view.result
+    if view.bye:
+        return f"{view.names[0]}: bye"
+    if view.forfeit is not None:
+        forfeit = view.forfeit
+        return (
+            f"{view.versus}: forfeited by {', '.join(forfeit.loser_names)} ({forfeit.reason});"
+            f" the others score a forfeit win"
+        )
+    if result is None:
+        return view.versus + ": nothing confirmed yet"
+    parts = []
+    for index, name in enumerate(view.names):
+        side = view.side_of(index)
+        figure = f"{side.game_points} gp, " if result.game_points else ""
+        parts.append(f"{name} {figure}{side.games_won} won, spread {side.spread:+d}")
+    text = " - ".join(parts)
+    if result.provisional:
+        text += " (provisional: a hand waits for its confirmation)"
+    return text
+
+
+def standing_words(line: Any, game_points: bool) -> str:
+    """One line of the standings as the screens show it."""
+    place = f"={line.place}" if line.shared else f"{line.place}"
+    figures = f"{line.game_points} gp, " if game_points else ""
+    mark = " (provisional)" if line.provisional else ""
+    return f"{place}. {line.name}: {figures}{line.games_won} won, spread {line.spread:+d}{mark}"
+
+
+@dataclass(frozen=True)
+class BoardData:
+    """One reading of an event for a board: its settings, latest round, standings, and when the reads began."""
+
+    info: dict[str, Any]
+    round: Any
+    standings: list[Any]
+    loaded_at: float
+
+
+class Board:
+    """What everyone may read of an event: its round, tables, standings, audit (hall, spectators, director)."""
+
+    def __init__(self, service: TournamentService, event_id: int, token: str | None = None) -> None:
+        self.service = service
+        self.event_id = event_id
+        self.token = token
+        self.info: dict[str, Any] = {}
+        self.round: Any = None
+        self.standings: list[Any] = []
+        self.message: str | None = None
+        self.loaded_at = 0.0
+
+    def load(self) -> None:
+        """Read the event, its latest round and the standings again. Raises ``TournamentError`` for no event."""
+        self.show(self.read())
+
+    def read(self) -> BoardData:
+        """Read what ``load`` reads, without changing the board (a page may read in a worker thread).
+
+        Raises ``TournamentError`` for no event.
+        """
+        started = time.monotonic()
+        info = self.service.event_info(self.token, self.event_id)
+        try:
+            round_ = self.service.round_view(self.token, self.event_id)
+        except TournamentError:
+            round_ = None
+        standings = self.service.standings(self.token, self.event_id)
+        # When the reads began: whatever was committed before is in what the board shows now.
+        return BoardData(info, round_, standings, started)
+
+    def show(self, data: BoardData) -> None:
+        """Show what ``read`` read."""
+        self.info, self.round, self.standings, self.loaded_at = data.info, data.round, data.standings, data.loaded_at
+
+    def match_ids(self) -> list[int]:
+        """The matches of the round shown (the screens follow them live)."""
+        if self.round is None:
+            return []
+        return [t.match_id for t in self.round.tables if t.match_id is not None]
+
+    def title(self) -> str:
+        """The event's name and round."""
+        name = self.info.get("name", f"event {self.event_id}")
+        if self.round is None:
+            return f"{name}: no round paired yet"
+        locked = ", locked" if self.round.locked else ""
+        return f"{name}: round {self.round.number} of {self.info.get('rounds')}{locked}"
+
+    def tables(self) -> list[TableLine]:
+        """The round's tables."""
+        return table_lines(self.round) if self.round is not None else []
+
+    def by_name(self) -> list[str]:
+        """Everyone of the round in alphabetical order with their table: "Ann: table 2 (v Bob)"."""
+        if self.round is None:
+            return []
+        out = []
+        for view in self.round.tables:
+            for name in view.names:
+                mine = next(team for team in view.teams if name in team)
+                partners = [n for n in mine if n != name]
+                others = [n for team in view.teams if team != mine for n in team]
+                with_ = f"with {' & '.join(partners)} " if partners else ""
+                where = "bye" if view.bye else f"table {view.number} ({with_}v {', '.join(others)})"
+                out.append((name.casefold(), f"{name}: {where}"))
+        return [line for _key, line in sorted(out)]
+
+    def standing_lines(self) -> list[str]:
+        """The standings, one line each."""
+        points = bool(self.info.get("game_points"))
+        return [standing_words(s, points) for s in self.standings]
+
+    def results(self) -> list[str]:
+        """Each table's confirmed figures this round."""
+        if self.round is None:
+            return []
+        return [f"Table {v.number}: {result_words(v)}" for v in self.round.tables]
+
+    def last_round(self) -> bool:
+        """The round shown is the event's last."""
+        return self.round is not None and self.round.number >= int(self.info.get("rounds") or 0)
+
+
+class Hall(Board):
+    """The hall screen: the board in rotating pages; standings can be hidden in the last round."""
+
+    def __init__(self, service: TournamentService, event_id: int, *, hide_last: bool = False) -> None:
+        super().__init__(service, event_id, None)
+        self.hide_last = hide_last
+        self.index = 0
+
+    def pages(self) -> list[str]:
+        """The pages shown in turn (standings left out in the last round when asked)."""
+        if self.hide_last and self.last_round():
+            return [p for p in HALL_PAGES if p != "standings"]
+        return list(HALL_PAGES)
+
+    def page(self) -> str:
+        """The page shown now."""
+        pages = self.pages()
+        return pages[self.index % len(pages)]
+
+    def rotate(self) -> None:
+        """Show the next page."""
+        self.index = (self.index + 1) % len(self.pages())
+
+
+class Desk(Board):
+    """The director's screen: sign in, then register, pair, correct, lock; every call carries the token."""
+
+    def __init__(self, service: TournamentService, event_id: int, *, source: str = "web") -> None:
+        super().__init__(service, event_id, None)
+        self.source = source
+        self.codes: dict[int, str] = {}
+
+    @property
+    def signed_in(self) -> bool:
+        """The director has signed in on this page."""
+        return self.token is not None
+
+    def sign_in(self, password: str) -> bool:
+        """Sign in with the event's password; False with the reason in ``message`` (a wrong one, too many)."""
+        self.message = None
+        try:
+            self.token = self.service.login_director(self.event_id, password, source=self.source)
+        except TournamentError as err:
+            self.message = words_of(err)
+            return False
+        self.load()
+        return True
+
+    def _do(self, fn: Callable[[], Any], done: str | Callable[[Any], str]) -> bool:
+        """Call the service; say ``done`` (or ``done`` of what the call gave) or the refusal; reload."""
+        self.message = None
+        try:
+            given = fn()
+        except (TournamentError, StoreError, SniffError) as err:
+            # A refusal (the engine's of a correction included) or a database fault: one sentence.
+            # Anything else is a bug and kills the page (PageGuard), never said as if it were a refusal.
+            self.message = words_of(err)
+            return False
+        self.message = done(given) if callable(done) else done
+        self.load()
+        return True
+
+    def register(self, text: str, club: str = "") -> bool:
+        """Register one entrant (two names with '&' for a partnership)."""
+        names = [n.strip() for n in (text or "").split("&") if n.strip()]
+        if not names:
+            self.message = "Type the player's name first."
+            return False
+        return self._do(
+            lambda: self.service.register(self.token, self.event_id, names, club=club.strip() or None),
+            f"{' & '.join(names)} registered.",
+        )
+
+    def entrants(self) -> list[str]:
+        """Who is registered (from the audit: the service has no list call for everyone)."""
+        out = []
+        for line in self.service.audit(self.token, self.event_id):
+            if line.action == "register":
+                out.append(str(line.detail.get("entrant", "")))
+        return out
+
+    def pair(self) -> bool:
+        """Pair the next round; its codes are kept here to show (they are shown once)."""
+
+        def pair() -> None:
+            view = self.service.pair_round(self.token, self.event_id)
+            self.codes = dict(view.codes)
+
+        return self._do(pair, "Round paired: give each table its code.")
+
+    def lock(self, reason: str = "") -> bool:
+        """Lock the current round (a reason lets it lock with a table unfinished)."""
+        return self._do(
+            lambda: self.service.lock_round(self.token, self.event_id, reason=reason.strip() or None),
+            "Round locked: its table codes no longer work.",
+        )
+
+    def new_code(self, table: int) -> bool:
+        """A new code for a table (the old one stops working)."""
+
+        def renew() -> None:
+            self.codes[table] = self.service.new_code(self.token, self.event_id, table)
+
+        return self._do(renew, f"Table {table} has a new code.")
+
+    def correct(self, table: int, reason: str) -> bool:
+        """Take back a table's last settlement or entry, with the reason (audited)."""
+        line = next((t for t in self.tables() if t.number == table), None)
+        if line is None or line.match_id is None:
+            self.message = f"There is no table {table} to correct in this round."
+            return False
+        match_id = line.match_id
+        return self._do(
+            lambda: self.service.correct(self.token, self.event_id, match_id, reason=reason, undo=True),
+            f"Table {table} corrected: its hand is provisional until confirmed again.",
+        )
+
+    def resettle(self, table: int, remaining: str, reason: str) -> bool:
+        """Settle table ``table``'s last settled hand again: ``remaining`` as typed ("12, 0"), with the reason.
+
+        The service reads the figures and the engine checks them before
+        anything is written; the hand then waits for its confirmation again.
+        """
+        if not (remaining or "").strip():
+            self.message = 'Type what each seat still held, in seat order: pips or tiles, such as "12, 0".'
+            return False
+        return self._do(
+            lambda: self.service.resettle(self.token, self.event_id, table, remaining=remaining, reason=reason),
+            lambda done: words_of(done.summary),
+        )
+
+    def forfeit(self, table: int, losers: str, reason: str) -> bool:
+        """Give a forfeit at a table: ``losers`` names who forfeits (names or numbers, separated by commas)."""
+        names = [n.strip() for n in (losers or "").split(",") if n.strip()]
+        if not names:
+            self.message = "Type who forfeits: a name or entrant number (several separated by commas)."
+            return False
+        return self._do(
+            lambda: self.service.forfeit(self.token, self.event_id, table, names, reason=reason),
+            f"Table {table} forfeited by {', '.join(names)}: the others score a forfeit win.",
+        )
+
+    def withdraw(self, entrant: str) -> bool:
+        """Withdraw an entrant (name or number) from the next round to be paired on; their results stay."""
+        text = (entrant or "").strip()
+        if not text:
+            self.message = "Type who withdraws: a name or an entrant number."
+            return False
+        who = self._name_of(text)
+        return self._do(
+            lambda: self.service.withdraw(self.token, self.event_id, text),
+            lambda number: f"{who} withdrawn: not paired from round {number} on; their results stay.",
+        )
+
+    def forbid(self, first: str, second: str, reason: str) -> bool:
+        """Keep two entrants (names or numbers) from ever sitting at one table, with the reason."""
+        a, b = (first or "").strip(), (second or "").strip()
+        if not a or not b:
+            self.message = "Type the two entrants to keep apart: names or numbers."
+            return False
+        return self._do(
+            lambda: self.service.forbid(self.token, self.event_id, a, b, reason),
+            f"{self._name_of(a)} and {self._name_of(b)} will never be paired at one table.",
+        )
+
+    def repair(self, tables: str, reason: str) -> bool:
+        """Re-seat the round in play by hand, before its first hand: "Ann,Bob; Cy,Dee" (seat order).
+
+        Anyone active left out has a bye. The service issues every table a
+        new code (the old ones stop working): they replace the codes shown.
+        """
+        seated = parse_tables(tables)
+        if not seated:
+            self.message = 'Type the tables in seat order, such as "Ann,Bob; Cy,Dee".'
+            return False
+
+        def repair() -> Any:
+            view = self.service.repair(self.token, self.event_id, seated, reason=reason)
+            self.codes = dict(view.codes)
+            return view
+
+        def said(view: Any) -> str:
+            byes = [t.names[0] for t in view.tables if t.bye]
+            rest = f" ({', '.join(byes)} {'has' if len(byes) == 1 else 'have'} a bye)" if byes else ""
+            return f"Round {view.number} re-paired by hand: give each table its new code{rest}."
+
+        return self._do(repair, said)
+
+    def unforfeit(self, table: int, reason: str) -> bool:
+        """Take back a forfeit given by mistake at a table of the round in play, with the reason."""
+        return self._do(
+            lambda: self.service.unforfeit(self.token, self.event_id, table, reason=reason),
+            f"The forfeit at table {table} is taken back: the table plays on and its hands count.",
+        )
+
+    def reopen(self, reason: str) -> bool:
+        """Reopen the latest round after its lock, before the next is paired, with the reason."""
+        return self._do(
+            lambda: self.service.reopen_round(self.token, self.event_id, reason=reason),
+            lambda number: (
+                f"Round {number} reopened: its table codes work again; lock it again before pairing the next round."
+            ),
+        )
+
+    def _name_of(self, ref: str) -> str:
+        """An entrant's name from a name or number as typed (the text itself when nobody matches)."""
+        key = ref.strip().casefold()
+        for line in self.standings:
+            if str(line.number) == key or line.name.casefold() == key:
+                return str(line.name)
+        return ref.strip()
+
+    def working(self) -> list[str]:
+        """Each standing's working, under its line."""
+        points = bool(self.info.get("game_points"))
+        out = []
+        for s in self.standings:
+            out.append(standing_words(s, points))
+            out.extend(f"    {w}" for w in s.working)
+        return out
+
+    def audit_lines(self) -> list[str]:
+        """The event's audit, newest first: who, what, why."""
+        out = []
+        for line in reversed(self.service.audit(self.token, self.event_id)):
+            detail = line.detail
+            why = f" - {detail['reason']}" if detail.get("reason") else ""
+            where = f" table {detail['table']}" if "table" in detail else ""
+            out.append(f"{line.at[:19]} {line.actor}: {line.action}{where}{why}")
+        return out
+
+
+class TableDevice:
+    """A phone at a table: it joins by its code, scores its own match, and has the opposing side confirm."""
+
+    def __init__(self, service: TournamentService, event_id: int, *, source: str = "web") -> None:
+        self.service = service
+        self.event_id = event_id
+        self.source = source
+        self.token: str | None = None
+        self.table_number: int | None = None
+        self.match_id: int | None = None
+        self.message: str | None = None
+        self._round_size: tuple[str, int] | None = None
+        # The hands the table has confirmed, as last read, by the finished hands they were read for.
+        self._confirmed: tuple[tuple[Any, ...], int] | None = None
+
+    def join(self, code: str) -> bool:
+        """Join with a table code; False with the reason in ``message`` (wrong, expired, too many tries)."""
+        self.message = None
+        code = (code or "").strip().upper()
+        if not code:
+            self.message = "Type your table's code first."
+            return False
+        try:
+            token = self.service.join_table(self.event_id, code, source=self.source)
+            match_id, _state = self.service.table_match(token, self.event_id)
+        except TournamentError as err:
+            self.message = words_of(err)
+            return False
+        self.token, self.match_id = token, match_id
+        head = code.split("-", 1)[0]
+        self.table_number = int(head) if head.isdigit() else None
+        return True
+
+    def check(self, match_id: Any, action: str) -> None:
+        """The guard before every store write of this device (``GuardedStore``). Raises ``TournamentError``.
+
+        The service checks the token: a table's own match, in the current
+        round, not locked. A new hand also has to be within the round's games
+        or hands; that reads this table alone, never the whole round.
+        """
+        self.service.authorize_match(self.token, self.event_id, match_id)
+        if action == "start_hand":
+            unit, per_round = self.round_size()
+            state = self.service.store.load(match_id)
+            waiting = self.waiting(state)
+            if waiting:
+                # Bridgemate's order: the opposing side confirms a hand before the next is played.
+                raise TournamentError(f"hand {waiting[0]} waits for the opposing side's confirmation first")
+            done = len(state.games()) if unit == "games" else len(state.hands)
+            if done >= per_round:
+                raise TournamentError(f"this table has played its {per_round} {unit} for the round")
+
+    def round_size(self) -> tuple[str, int]:
+        """What a round is counted in and how many ("hands", 8): the event's, read once (it never changes)."""
+        if self._round_size is None:
+            info = self.service.event_info(self.token, self.event_id)
+            self._round_size = (str(info["unit"]), int(info["per_round"]))
+        return self._round_size
+
+    def guarded(self, store: Any) -> GuardedStore:
+        """``store`` with this device's guard before each write."""
+        return GuardedStore(store, self.check)
+
+    def waiting(self, state: Any, *, kept: bool = False) -> list[int]:
+        """The finished hands of ``state`` not yet confirmed as they stand (reads this table only).
+
+        ``kept=True`` (the phone's confirmation bar, drawn at every entry):
+        what was read last, while the finished hands are the very hands it
+        was read for (the engine's snapshots share a finished hand from one
+        entry to the next; a correction or a reload makes new ones) and
+        ``forget`` has not been called; the page calls it when a hand was
+        confirmed elsewhere. Checks before a write read afresh. Raises
+        ``TournamentError`` (the code expired).
+        """
+        if self.token is None or self.table_number is None:
+            return []
+        finished = tuple(h for h in state.hands if h.finished)
+        if not finished:
+            return []  # nothing to confirm, whatever the table's result says
+        numbers = [h.number for h in finished]
+        if kept and self._confirmed is not None and _same(self._confirmed[0], finished):
+            return numbers[self._confirmed[1] :]
+        line = self.service.table_view(self.token, self.event_id)
+        # No result yet: nothing of the table's waits for a confirmation.
+        confirmed = len(finished) if line.result is None else line.result.hands_confirmed
+        self._confirmed = (finished, confirmed)
+        return numbers[confirmed:]
+
+    def forget(self) -> None:
+        """Read the table's confirmations afresh at the next ``waiting(kept=True)``."""
+        self._confirmed = None
+
+    def confirmers(self, state: Any, hand_number: int) -> list[str]:
+        """The players who confirm a hand: the side(s) opposing the side that scored it."""
+        hand = state.hands[hand_number - 1]
+        rules = state.rules
+        scored = hand.settlement.to if hand.settlement is not None else getattr(hand, "won_side", None)
+        if scored is None:
+            scored = rules.side_of(hand.setter)
+        return [name for seat, name in enumerate(state.players) if rules.side_of(seat) != scored]
+
+    def confirm(self, state: Any, hand_number: int) -> bool:
+        """The opposing side confirms ``hand_number`` on this device; False with the reason in ``message``."""
+        self.message = None
+        self.forget()
+        names = self.confirmers(state, hand_number)
+        try:
+            self.service.confirm(
+                self.token, self.event_id, self.table_number or 0, by=names[0] if names else "", hand=hand_number
+            )
+        except TournamentError as err:
+            self.message = words_of(err)
+            return False
+        self.message = f"Hand {hand_number} confirmed by {' & '.join(names)}."
+        return True
+
+
+def _same(these: tuple[Any, ...], those: tuple[Any, ...]) -> bool:
+    """Whether two tuples hold the very same objects, in order."""
+    return len(these) == len(those) and all(a is b for a, b in zip(these, those, strict=True))
+
+
+class Watch:
+    """A spectator following one table, ``delay`` seconds behind, with nothing hidden shown.
+
+    The score-pad records only what is on the table (tiles played, draws
+    counted, the settlement), so there is no hidden hand to leak; the delay
+    keeps a spectator's page from helping a player during the play.
+    """
+
+    def __init__(self, service: TournamentService, event_id: int, table: int, *, delay: float = WATCH_DELAY) -> None:
+        self.service = service
+        self.event_id = event_id
+        self.table = table
+        self.delay = max(0.0, min(WATCH_DELAY_MAX, delay))
+        self.match_id: int | None = None
+        self.names: tuple[str, ...] = ()
+        self.seen: list[tuple[float, Any]] = []
+
+    def find(self) -> bool:
+        """Find the table's match in the latest round; False if there is no such table or it is a bye."""
+        view = self.service.round_view(None, self.event_id)
+        line = next((t for t in view.tables if t.number == self.table), None)
+        if line is None or line.match_id is None:
+            return False
+        self.match_id, self.names = line.match_id, tuple(line.names)
+        self.saw()
+        return True
+
+    def saw(self, now: float | None = None) -> None:
+        """Read the match now and keep it to show once its delay has passed."""
+        if self.match_id is None:
+            return
+        state = self.service.store.load(self.match_id)
+        self.seen.append((time.monotonic() if now is None else now, state))
+        # Keep the one that is shown and what comes after it.
+        cut = self.shown_index(now)
+        if cut > 0:
+            del self.seen[:cut]
+
+    def shown_index(self, now: float | None = None) -> int:
+        """Index in ``seen`` of the newest state at least ``delay`` old (0 when none is yet)."""
+        moment = (time.monotonic() if now is None else now) - self.delay
+        index = 0
+        for i, (at, _state) in enumerate(self.seen):
+            if at <= moment:
+                index = i
+        return index
+
+    def shown(self, now: float | None = None) -> Any:
+        """The state to show now (the oldest kept, until the delay has passed for a newer one)."""
+        if not self.seen:
+            return None
+        return self.seen[self.shown_index(now)][1]
+
+    def next_due(self, now: float | None = None) -> float | None:
+        """Seconds until a newer state is due to be shown, or None."""
+        now = time.monotonic() if now is None else now
+        index = self.shown_index(now)
+        if index + 1 >= len(self.seen):
+            return None
+        return max(0.0, self.seen[index + 1][0] + self.delay - now)
+
+    def lines(self, now: float | None = None) -> list[str]:
+        """The shown state's hands, tile by tile, in the engine's own words."""
+        state = self.shown(now)
+        if state is None:
+            return ["Nothing played yet."]
+        out = []
+        for hand in state.hands:
+            out.append(f"Hand {hand.number}")
+            out.extend(line.strip() for line in narrate.hand_lines(state, hand))
+        scores = ", ".join(f"{state.side_name(side)} {score}" for side, score in enumerate(state.scores))
+        out.append(f"Scores: {scores}")
+        return out
+
+
+# -- creating an event from the web (``/event/new``) -------------------------------------
+
+# Events one client address may create within CREATE_WINDOW seconds, and all addresses
+# together, in one server process: each costs rows and an argon2 hash.
+CREATE_PER_ADDRESS = 5
+CREATE_IN_ALL = 50
+CREATE_WINDOW = 600.0
+_creations = SlidingLimit(per_client=CREATE_PER_ADDRESS, in_all_max=CREATE_IN_ALL, window=CREATE_WINDOW)
+# The text fields of the form (what the page may set by name).
+EVENT_TEXT_FIELDS = frozenset({"name", "rounds", "per_round", "bye_points", "password", "again"})
+
+
+def is_new_event_route(route: str | None) -> bool:
+    """Whether ``route`` is the page that creates an event, ``/event/new`` (a query string aside)."""
+    return (route or "").split("?", 1)[0].strip("/") == "event/new"
+
+
+def kind_words(kind: str) -> str:
+    """A kind of event as its button says it, from the kind's table size: "Singles (2 a table)"."""
+    return f"{kind.capitalize()} ({Kind(kind).table_size} a table)"
+
+
+def pairing_words(pairing: str) -> str:
+    """A pairing method as its button says it: "Round robin"."""
+    return pairing.replace("-", " ").capitalize()
+
+
+def whole_number(text: str, what: str) -> int:
+    """``text`` as a whole number; raises ``TournamentError`` naming ``what`` when it is not one."""
+    text = (text or "").strip()
+    # ASCII digits only ('²'.isdigit() is true), and short: the service checks the range.
+    if not (text.isascii() and text.isdigit() and len(text) <= 6):
+        raise TournamentError(f"type {what} as a whole number, such as 3")
+    return int(text)
+
+
+@dataclass
+class EventForm:
+    """What a director types and chooses for a new event (text as typed; read when Create is tapped).
+
+    ``match`` holds the rule preset and its options, as the New match screen
+    does; its ``players`` follows the kind's table size.
+    """
+
+    name: str = ""
+    match: NewMatchForm = field(default_factory=NewMatchForm)
+    kind: str = "singles"
+    rounds: str = "3"
+    unit: str = "games"
+    per_round: str = "1"
+    pairing: str = "auto"
+    bye_points: str = ""
+    password: str = ""
+    again: str = ""
+
+
+class Creation:
+    """The page that creates an event: the form, and on success the event's id and the director's token.
+
+    Anyone who can open the score-pad may create an event (this computer, or
+    a phone that has given the join code at the door); an event's powers are
+    behind its own director password, so a new event gives none over
+    another. ``limit`` holds one address to ``CREATE_PER_ADDRESS`` creations
+    in ``CREATE_WINDOW`` seconds (per server process).
+    """
+
+    def __init__(
+        self,
+        service: TournamentService,
+        *,
+        source: str = "web",
+        limit: SlidingLimit | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.service = service
+        self.source = source
+        self.limit = limit if limit is not None else _creations
+        self.clock = clock
+        self.form = EventForm()
+        self.message: str | None = None
+        self.event_id: int | None = None
+        self.token: str | None = None
+        self.choose_kind(self.form.kind)
+
+    # -- the choices, from the engine and the tournament service -------------------
+
+    def presets(self) -> list[str]:
+        """The rule presets, from the engine's registry."""
+        return list(PRESETS)
+
+    def kinds(self) -> list[str]:
+        """The kinds of event the tournament service runs."""
+        return [str(kind) for kind in KINDS]
+
+    def units(self) -> list[str]:
+        """What a round is counted in."""
+        return list(UNITS)
+
+    def pairings(self) -> list[str]:
+        """The pairing methods the tournament service offers."""
+        return list(PAIRINGS)
+
+    def choose_rules(self, name: str) -> None:
+        """Pick the rule preset."""
+        if name in PRESETS:
+            self.form.match.rules = name
+
+    def choose_kind(self, kind: str) -> None:
+        """Pick the kind; the rules are then checked for its table size (a partnership event plays partners)."""
+        if kind in KINDS:
+            self.form.kind = kind
+            self.form.match.players = Kind(kind).table_size
+            self.form.match.partners = True if Kind(kind).partnerships else None
+
+    def choose_unit(self, unit: str) -> None:
+        """Count a round in games or in hands."""
+        if unit in UNITS:
+            self.form.unit = unit
+
+    def choose_pairing(self, pairing: str) -> None:
+        """Pick the pairing method."""
+        if pairing in PAIRINGS:
+            self.form.pairing = pairing
+
+    def enter(self, name: str, text: str) -> None:
+        """Keep what was typed in the text field ``name`` (one of ``EVENT_TEXT_FIELDS``)."""
+        if name in EVENT_TEXT_FIELDS:
+            setattr(self.form, name, text or "")
+
+    # -- words -----------------------------------------------------------------------
+
+    def summary(self) -> str:
+        """The rules these choices give at one table, in the engine's words (or why they cannot go together)."""
+        match = self.form.match
+        try:
+            return make_ruleset(match.rules, match.players, match.options()).describe()
+        except SniffError as err:
+            return str(err)
+
+    def pairing_help(self) -> str:
+        """What the pairing choices mean, in one line."""
+        return (
+            f"Auto: a round robin for 2 to {ROUND_ROBIN_MAX} entrants when the rounds fit one cycle, "
+            "Swiss otherwise; tables of three are seated by score bands."
+        )
+
+    def password_words(self) -> str:
+        """The password's heading, with the service's rule."""
+        return f"The director's password ({PASSWORD_MIN} characters or more)"
+
+    # -- creating ----------------------------------------------------------------------
+
+    def create(self) -> bool:
+        """Create the event and sign its director in; False with one sentence in ``message``, nothing created.
+
+        The service checks everything it stores (name, kind, rounds, rules and
+        options by the engine, the password's rule) and keeps the password
+        only as its argon2 hash.
+        """
+        self.message = None
+        form = self.form
+        try:
+            wait = self.limit.wait_seconds(self.source, self.clock())
+            if wait > 0:
+                raise TournamentError(f"too many events created from here; try again in {int(wait) + 1} s")
+            rounds = whole_number(form.rounds, "the number of rounds")
+            per_round = whole_number(form.per_round, f"the {form.unit} a round")
+            bye = whole_number(form.bye_points, "a bye's points") if form.bye_points.strip() else None
+            if form.password != form.again:
+                raise TournamentError("the two passwords differ: type the same one twice")
+            event_id = self.service.create_event(
+                name=form.name,
+                password=form.password,
+                rounds=rounds,
+                rules=form.match.rules,
+                options=form.match.options(),
+                kind=form.kind,
+                unit=form.unit,
+                per_round=per_round,
+                pairing=form.pairing,
+                bye_points=bye,
+            )
+            self.limit.count(self.source, self.clock())
+            self.token = self.service.login_director(event_id, form.password, source=self.source)
+        except TournamentError as err:
+            self.message = words_of(err)
+            return False
+        self.event_id = event_id
+        form.password = form.again = ""
+        return True
+
+    def desk(self) -> Desk:
+        """The new event's director's desk, already signed in (after ``create``)."""
+        if self.event_id is None or self.token is None:
+            raise TournamentError("no event has been created on this page")
+        desk = Desk(self.service, self.event_id, source=self.source)
+        desk.token = self.token
+        desk.load()
+        desk.message = "Event created: register the players, then pair round 1."
+        return desk

@@ -1,0 +1,121 @@
+"""Small building blocks: labelled controls with stable identifiers, tile faces, cards.
+
+Every control a player or a test needs is wrapped in ``ft.Semantics`` with a
+stable ``identifier`` (``flt-semantics-identifier`` in the page) and carries a
+readable label; touch targets are at least 48 px.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import flet as ft
+
+from scorepad.app.models.faces import face_src
+
+TOUCH = 48
+Handler = Callable[[], None]
+
+
+def ident(identifier: str, control: ft.Control, *, label: str | None = None) -> ft.Semantics:
+    """Give ``control`` a stable identifier (and optionally a label) for tests and screen readers."""
+    return ft.Semantics(identifier=identifier, label=label, content=control)
+
+
+def tappable(identifier: str, control: ft.Control, *, label: str | None = None, frame: int | None = None) -> ft.Control:
+    """Identify a control that does something, so the identifier sits on its own button node.
+
+    Without the merge, the identifier would sit on a wrapper around the button
+    and a click sent to the identified element (as a screen reader does) would
+    not press it. With ``frame`` (the revision of what the screen shows) the
+    control is a new one on every revision: a tap the page sent before it had
+    drawn the new revision (the second tap of a double tap) then finds no
+    control and is dropped. Flet pairs old and new controls by key only inside
+    a list, so a control with a ``frame`` must sit directly in a list of controls.
+    """
+    key = f"{identifier}@{frame}" if frame is not None else None
+    return ft.MergeSemantics(
+        key=key, content=ft.Semantics(identifier=identifier, label=label, button=True, content=control)
+    )
+
+
+def button(
+    identifier: str,
+    text: str,
+    on_tap: Handler,
+    *,
+    icon: Any = None,
+    kind: str = "tonal",
+    disabled: bool = False,
+    tooltip: str | None = None,
+    width: float | None = None,
+    compact: bool = False,
+    expand: bool | None = None,
+    frame: int | None = None,
+) -> ft.Control:
+    """A labelled button at least 48 px high, identified by ``identifier``.
+
+    ``compact`` trims the side padding so a row of five fits a phone; a compact
+    button fills its share of the row unless ``expand`` is False. ``frame``:
+    see ``tappable``.
+    """
+    make = {
+        "filled": ft.FilledButton,
+        "tonal": ft.FilledTonalButton,
+        "outlined": ft.OutlinedButton,
+        "text": ft.TextButton,
+    }[kind]
+    control = make(
+        content=text,
+        icon=icon,
+        on_click=lambda _e: on_tap(),
+        disabled=disabled,
+        height=TOUCH,
+        width=width,
+        tooltip=tooltip,
+        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6)) if compact else None,
+        expand=compact if expand is None else expand,
+    )
+    return tappable(identifier, control, frame=frame)
+
+
+def tile_face(a: int, b: int, *, flat: bool, size: float, label: str | None = "") -> ft.Image:
+    """The picture of tile ``a-b``; ``size`` is its short side in pixels.
+
+    ``label`` is what a screen reader says (``""``: "tile a-b"; None: nothing,
+    when the control around the picture already says it).
+    """
+    width, height = (2 * size, size) if flat else (size, 2 * size)
+    return ft.Image(
+        src=face_src(a, b, flat=flat),
+        width=width,
+        height=height,
+        semantics_label=(label or f"tile {a}-{b}") if label is not None else None,
+    )
+
+
+def card(*controls: ft.Control, padding: int = 12, spacing: int = 8) -> ft.Container:
+    """A rounded panel holding ``controls`` in a column."""
+    return ft.Container(
+        content=ft.Column(list(controls), spacing=spacing, tight=True),
+        padding=padding,
+        border_radius=12,
+        bgcolor=ft.Colors.SURFACE_CONTAINER,
+    )
+
+
+def heading(text: str, *, size: int = 14) -> ft.Text:
+    """A small bold heading."""
+    return ft.Text(text, size=size, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY)
+
+
+def note(text: str, *, identifier: str | None = None, size: int = 14, color: Any = None) -> ft.Control:
+    """A line of text, optionally identified (its text is then what a test reads)."""
+    control = ft.Text(text, size=size, color=color, selectable=False)
+    return ident(identifier, control) if identifier else control
+
+
+def wrap_row(controls: Sequence[ft.Control], *, spacing: int = 8) -> ft.Row:
+    """A row that wraps onto more lines instead of overflowing."""
+    return ft.Row(list(controls), wrap=True, spacing=spacing, run_spacing=spacing)

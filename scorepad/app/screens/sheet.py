@@ -1,0 +1,98 @@
+"""The score sheet: hand by hand per side, start-of-hand scores, and the race to the target."""
+
+from __future__ import annotations
+
+import flet as ft
+import flet_charts as fch
+
+from scorepad.app.models.views import Sheet
+from scorepad.app.models.words import hand_in_game
+from scorepad.app.screens.common import card, heading, ident
+
+SIDE_COLOURS = (ft.Colors.BLUE, ft.Colors.ORANGE, ft.Colors.GREEN, ft.Colors.PURPLE)
+
+
+def _race_chart(sheet: Sheet, game: int) -> ft.Control:
+    rows = [row for row in sheet.rows if row.game == game]
+    series = []
+    for side in range(len(sheet.sides)):
+        points = [fch.LineChartDataPoint(0, rows[0].start[side] if rows else 0)]
+        points += [fch.LineChartDataPoint(i + 1, row.end[side]) for i, row in enumerate(rows)]
+        series.append(fch.LineChartData(points=points, color=SIDE_COLOURS[side % 4], stroke_width=3, point=True))
+    top = max([sheet.target, *(max(r.end) for r in rows)]) if rows else sheet.target
+    bottom = min([0, *(min(r.end) for r in rows)]) if rows else 0
+    last = max(1, len(rows))
+    series.append(
+        fch.LineChartData(
+            points=[fch.LineChartDataPoint(0, sheet.target), fch.LineChartDataPoint(last, sheet.target)],
+            color=ft.Colors.ERROR,
+            stroke_width=1,
+            dash_pattern=[6, 4],
+            point=False,
+        )
+    )
+    chart = fch.LineChart(
+        data_series=series,
+        min_x=0,
+        max_x=last,
+        min_y=-(-bottom // 50) * 50 if bottom >= 0 else (bottom // 50) * 50,
+        max_y=-(-top // 50) * 50,
+        height=220,
+        horizontal_grid_lines=fch.ChartGridLines(interval=50, color=ft.Colors.OUTLINE_VARIANT, width=1),
+        left_axis=fch.ChartAxis(label_size=40, label_spacing=50),
+        bottom_axis=fch.ChartAxis(label_size=24, label_spacing=1),
+        interactive=False,
+    )
+    legend = ft.Row(
+        [
+            ft.Row(
+                [
+                    ft.Container(width=14, height=14, bgcolor=SIDE_COLOURS[i % 4], border_radius=3),
+                    ft.Text(name, size=13),
+                ],
+                spacing=4,
+                tight=True,
+            )
+            for i, name in enumerate(sheet.sides)
+        ]
+        + [ft.Text(f"dashed: the target, {sheet.target}", size=13)],
+        wrap=True,
+    )
+    return ident(
+        f"race-chart-{game}", ft.Column([chart, legend], tight=True), label=f"Race to {sheet.target} in game {game}"
+    )
+
+
+def sheet_screen(
+    sheet: Sheet, header: ft.Control, details: ft.Control | None = None, paper: ft.Control | None = None
+) -> ft.Control:
+    """A table of every hand, and for each game a chart of the race to the target.
+
+    ``paper`` (the book's own paper view, ``components.paper``) comes right after the table,
+    ``details`` (the match's label and names, ``components.matches``) after that.
+    """
+    columns = [
+        ft.DataColumn(label=ft.Text("Hand")),
+        ft.DataColumn(label=ft.Text("Set by")),
+        ft.DataColumn(label=ft.Text("End")),
+    ]
+    columns += [ft.DataColumn(label=ft.Text(name), numeric=True) for name in sheet.sides]
+    # Hands are numbered within their game ("2.1": game 2, hand 1), not across the match.
+    in_game = {row.number: hand_in_game(sheet.rows, row) for row in sheet.rows}
+    rows = [
+        ft.DataRow(
+            cells=[
+                ft.DataCell(ft.Text(f"{row.game}.{in_game[row.number]}")),
+                ft.DataCell(ft.Text(row.setter)),
+                ft.DataCell(ft.Text(row.how)),
+                *[ft.DataCell(ft.Text(f"{row.start[s]} to {row.end[s]}")) for s in range(len(sheet.sides))],
+            ]
+        )
+        for row in sheet.rows
+    ]
+    table = ft.Row([ft.DataTable(columns=columns, rows=rows, column_spacing=16)], scroll=ft.ScrollMode.AUTO)
+    games = sorted({row.game for row in sheet.rows}) or [1]
+    charts = [card(heading(f"Game {g}: the race to {sheet.target}"), _race_chart(sheet, g)) for g in games]
+    # The match's label and names come after the sheet: a rename is rare, the sheet is read often.
+    extra = [c for c in (paper, details) if c is not None]
+    return ft.Column([header, card(heading("Score sheet"), ident("score-sheet", table)), *extra, *charts], spacing=12)

@@ -1,0 +1,687 @@
+"""The table screen: a compact sticky header, the tile picker by suit, the call row, then the rest.
+
+Drawn entirely from the ``Table`` view-model; taps are forwarded to it.
+On a phone (360x640 and up) the header (board count, scores, whose turn),
+the whole picker, the call row and the entry buttons fit without scrolling;
+the layout picture and the details are one swipe further down. Wide screens
+put the picture and details beside the picker; a phone held sideways puts
+the picker beside the call row.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import flet as ft
+
+from scorepad.app.models.table import GAME_OVER, HAND_OVER, NO_HAND, PLAY, SETTLE, Table, plural
+from scorepad.app.models.views import TileKey
+from scorepad.app.screens.common import (
+    TOUCH,
+    button,
+    card,
+    heading,
+    ident,
+    note,
+    tappable,
+    tile_face,
+    wrap_row,
+)
+from scorepad.app.screens.irregular import irregular_panel
+from scorepad.app.screens.kept import kept_parts
+from scorepad.app.screens.picture import layout_picture
+
+Act = Callable[..., Callable[[], None]]
+WIDE = 900  # pixels: from here on the picture and details sit beside the picker
+PAGE_PAD = 6  # the page's side padding on the table screen
+GAP = 2  # between picker keys
+log = logging.getLogger(__name__)
+
+
+def _entry(table: Table, act: Act, action: Callable[..., None], *args: Any) -> Callable[[], None]:
+    """A tap that enters something: ignored if it comes from a screen older than the one drawn now."""
+    return act(table.entry, table.revision, action, *args)
+
+
+# -- the sticky header ----------------------------------------------------------------
+
+
+def status_strip(table: Table, act: Act) -> ft.Control:
+    """The board count, each side's score, whose turn it is and the tiles held, in two short rows."""
+    board = table.board()
+    count = ft.Container(
+        content=ft.Column(
+            [
+                ft.Text("Count", size=14, color=ft.Colors.PRIMARY),
+                ident("board-count", ft.Text(str(board.count), size=30, weight=ft.FontWeight.BOLD)),
+            ],
+            spacing=0,
+            tight=True,
+            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+        # Tapping the count shows where it comes from; its own text stays the bare number.
+        on_click=lambda _e: act(table.toggle_breakdown)(),
+        width=64,
+        border_radius=8,
+        tooltip="Where the count comes from",
+    )
+    chips: list[ft.Control] = []
+    for side in table.sides():
+        chips.append(
+            ft.Container(
+                content=ft.Column(
+                    [
+                        ft.Text(
+                            side.names,
+                            size=14,
+                            max_lines=1,
+                            overflow=ft.TextOverflow.ELLIPSIS,
+                            weight=ft.FontWeight.BOLD if side.to_move else None,
+                        ),
+                        ft.Row(
+                            [
+                                ident(
+                                    f"score-{side.side}", ft.Text(str(side.score), size=22, weight=ft.FontWeight.BOLD)
+                                ),
+                                ft.Text(f"needs {side.needed}", size=14, max_lines=1),
+                            ],
+                            spacing=6,
+                            vertical_alignment=ft.CrossAxisAlignment.END,
+                        ),
+                    ],
+                    spacing=0,
+                    tight=True,
+                ),
+                bgcolor=ft.Colors.PRIMARY_CONTAINER if side.to_move else ft.Colors.SURFACE_CONTAINER_HIGH,
+                border_radius=8,
+                padding=ft.Padding.symmetric(horizontal=8, vertical=2),
+                expand=True,
+            )
+        )
+    held = " · ".join(f"{seat.name} {seat.tiles_held}" for seat in table.seats())
+    hand = table.hand
+    yard = f" · boneyard {hand.boneyard}" if hand is not None else ""
+    turn = ft.Row(
+        [
+            ident(
+                "turn",
+                ft.Text(
+                    table.turn_words(),
+                    size=15,
+                    weight=ft.FontWeight.BOLD,
+                    max_lines=1,
+                    overflow=ft.TextOverflow.ELLIPSIS,
+                ),
+            ),
+            ft.Container(
+                content=note(f"tiles: {held}{yard}", identifier="tiles-held", size=14),
+                expand=True,
+            ),
+        ],
+        spacing=8,
+    )
+    return ft.Column(
+        [ft.Row([count, *chips], spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER), turn],
+        spacing=2,
+        tight=True,
+    )
+
+
+# -- what the next tap needs --------------------------------------------------------------
+
+
+def message_bar(text: str | None) -> ft.Control | None:
+    """The engine's refusal or a hint, in a coloured bar."""
+    if not text:
+        return None
+    return ident(
+        "message",
+        ft.Container(
+            content=ft.Text(text, color=ft.Colors.ON_ERROR_CONTAINER, size=14),
+            bgcolor=ft.Colors.ERROR_CONTAINER,
+            border_radius=8,
+            padding=ft.Padding.symmetric(horizontal=10, vertical=6),
+        ),
+    )
+
+
+def _key_size(table: Table, room: float) -> tuple[float, float, float]:
+    """The width and height of a picker key and the width of the tile face on it, for ``room`` pixels."""
+    per_row = table.rules.max_pip + 1  # rows hold the widest suit: 7 keys (double-six), 10 (double-nine)
+    cell = (room - GAP * (per_row - 1)) / per_row
+    if table.rules.max_pip <= 6:
+        cell = max(TOUCH, min(cell, 72))
+        face = min(32.0, cell / 2)
+        return cell, max(TOUCH, 2 * face + 4), face
+    # Double-nine: ten keys a row, each tile at least 32 px wide (issue 8).
+    cell = max(33.0, min(cell, 72))
+    face = max(32.0, min(cell - 2, 40))
+    return cell, 2 * face + 2, face
+
+
+def tile_picker(table: Table, act: Act, *, settling: bool, room: float, layout: str) -> ft.Control:
+    """Every tile of the set by suit, played ones dimmed: tap the tile that was laid (or, settling, held).
+
+    A key is the same control as last time while its tile, its size and the
+    screen's ``layout`` are (``kept``): an entry draws one or two of the 28 afresh.
+    """
+    width, height, face_width = _key_size(table, room)
+    size = (width, height, face_width)
+    kept = kept_parts(table, act)
+    rows: list[ft.Control] = []
+    for row in table.picker_rows():
+        keys: list[ft.Control] = []
+        for shade, suit in enumerate(row):
+            for tile in suit:
+                build = functools.partial(_key, table, act, tile, shade, size)
+                keys.append(kept.part(f"tile-{tile.name}", (tile, shade, size, layout), build))
+        rows.append(ft.Row(keys, spacing=GAP, tight=True))
+    picker = ident(
+        "picker",
+        ft.Column(rows, spacing=GAP, tight=True),
+        label="Tap the tiles the seat still holds" if settling else "Tap the tile that was laid",
+    )
+    # Keyed, so Flet pairs it with the picker drawn last even when the parts above it come and go
+    # (a kept key must be compared with itself, never with another control).
+    picker.key = "picker"
+    return picker
+
+
+def _key(table: Table, act: Act, tile: TileKey, shade: int, size: tuple[float, float, float]) -> ft.Control:
+    """One picker key. Kept across revisions, so its tap reads the revision when it is tapped."""
+    width, height, face_width = size
+    tint = ft.Colors.SURFACE_CONTAINER_HIGHEST if shade == 0 else ft.Colors.SECONDARY_CONTAINER
+    state = "played" if tile.played else ("listed" if tile.chosen else "in hand or boneyard")
+    return tappable(
+        f"tile-{tile.name}",
+        ft.Container(
+            # Held the way players hold them: the suit's value on top.
+            content=tile_face(tile.high, tile.low, flat=False, size=face_width, label=None),
+            width=width,
+            height=height,
+            alignment=ft.Alignment.CENTER,
+            opacity=0.25 if tile.played else 1.0,
+            bgcolor=tint,
+            border=ft.Border.all(3, ft.Colors.PRIMARY) if tile.chosen else None,
+            border_radius=6,
+            on_click=lambda _e, a=tile.low, b=tile.high: _entry(table, act, table.tap_tile, a, b)(),
+            ink=True,
+        ),
+        # Not keyed by revision (28 new controls a tap would slow every tap down):
+        # a second tap on the tile just laid is ignored by ``Table.tap_tile``.
+        label=f"tile {tile.name}, {state}",
+    )
+
+
+def end_choice(table: Table, act: Act) -> ft.Control | None:
+    """One button per end with a different outcome for the pending tile, right under the picker."""
+    choices = table.end_choices()
+    if not choices or table.pending is None:
+        return None
+    low, high = table.pending
+    buttons = [
+        button(
+            f"at-{at}",
+            table.end_option_words(at),
+            _entry(table, act, table.choose_end, at),
+            kind="filled",
+            frame=table.revision,
+        )
+        for at in choices
+    ]
+    buttons.append(button("cancel-tile", "Cancel", act(table.cancel_pending), kind="text"))
+    return ft.Column(
+        [
+            note(f"{low}-{high} fits ends that count differently: where was it laid?", size=14),
+            wrap_row(buttons, spacing=6),
+        ],
+        spacing=4,
+        tight=True,
+    )
+
+
+def call_row(table: Table, act: Act) -> ft.Control | None:
+    """The call on the last play: called right, not called, or another number; flags, fixes and claims.
+
+    Hidden, it leaves a ``call-reopen`` button until the next tile is entered.
+    """
+    if table.can_reopen_call():
+        return button("call-reopen", "Call on the last tile…", act(table.open_call), kind="outlined")
+    panel = table.call_panel()
+    if panel is None:
+        return None
+    made = f"{panel.player}'s play made {panel.board_count}" + (
+        f": scores {panel.score}." if panel.score else ": no score."
+    )
+    called = "nothing" if panel.call == 0 else str(panel.call)
+    top = ft.Row(
+        [
+            button(
+                "call-ok",
+                f"Called {panel.score}" if panel.score else "No score",
+                _entry(table, act, table.call, None),
+                kind="filled" if not panel.flags else "outlined",
+                compact=True,
+                expand=False,
+                frame=table.revision,
+            ),
+            button(
+                "call-none",
+                "Not called",
+                _entry(table, act, table.call, 0),
+                kind="filled" if panel.call == 0 and panel.score else "outlined",
+                compact=True,
+                expand=False,
+                frame=table.revision,
+            ),
+            ft.Container(expand=True),
+            button("call-close", "Hide", act(table.close_call), kind="text", compact=True, expand=False),
+        ],
+        spacing=4,
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+    numbers = ft.Row(
+        [
+            button(
+                f"call-{n}",
+                str(n),
+                _entry(table, act, table.call, n),
+                kind="filled" if n == panel.call and n != panel.score else "outlined",
+                width=TOUCH,
+                compact=True,
+                expand=False,
+                frame=table.revision,
+            )
+            for n in panel.calls
+        ],
+        spacing=GAP,
+        wrap=True,
+        run_spacing=GAP,
+    )
+    caption = ft.Column(
+        [note(made, size=14), note(f"Called {called}. {panel.consequence}", identifier="call-result", size=14)],
+        spacing=0,
+        tight=True,
+    )
+    rows: list[ft.Control] = [caption, top, numbers]
+    if panel.flags:
+        rows.append(note("Flags: " + ", ".join(panel.flags), identifier="call-flags", size=14, color=ft.Colors.ERROR))
+    if panel.can_fix:
+        rows.append(
+            button(
+                "call-fix",
+                f"Corrected before the next tile: record {panel.score}",
+                _entry(table, act, table.fix_call),
+                kind="tonal",
+                frame=table.revision,
+            )
+        )
+    if panel.claimants:
+        rows.append(
+            wrap_row(
+                [
+                    button(
+                        f"muggins-{seat}",
+                        f"Muggins: {table.player(seat)} claims {panel.score}",
+                        _entry(table, act, table.claim_muggins, seat),
+                        kind="filled",
+                        frame=table.revision,
+                    )
+                    for seat in panel.claimants
+                ],
+                spacing=6,
+            )
+        )
+    return ident("call-row", ft.Column(rows, spacing=4, tight=True))
+
+
+def actions_row(table: Table, act: Act) -> ft.Control:
+    """Draw, the draw stepper, pass, undo and redo, in one row that never wraps (the picker stays put)."""
+    hand = table.hand
+    playing = table.phase == PLAY
+    drawable = hand.drawable if hand and playing else 0
+    steps = table.draw_choices()
+    controls = [
+        # Every action stays tappable: one the rules refuse is answered with the engine's reason.
+        button(
+            "draw",
+            "Draw",
+            _entry(table, act, table.draw),
+            kind="filled" if playing and drawable > 0 else "outlined",
+            compact=True,
+            frame=table.revision,
+        ),
+        # Where two is the most that may be drawn (Smartt §8.1) "Drew 2" is one tap; else a stepper.
+        button(
+            "draw-2",
+            "Drew 2",
+            _entry(table, act, table.draw_many, 2),
+            kind="outlined",
+            compact=True,
+            frame=table.revision,
+        )
+        if steps == [2]
+        else button(
+            "draw-more",
+            "Drew 2+",
+            act(table.toggle_draws),
+            kind="tonal" if table.draw_open else "outlined",
+            disabled=not steps,
+            compact=True,
+        ),
+        button(
+            "pass",
+            "Pass",
+            _entry(table, act, table.pass_turn),
+            kind="tonal" if playing and hand is not None and hand.can_pass else "outlined",
+            compact=True,
+            frame=table.revision,
+        ),
+        button("undo", "Undo", _entry(table, act, table.undo), kind="outlined", compact=True, frame=table.revision),
+        button("redo", "Redo", _entry(table, act, table.redo), kind="outlined", compact=True, frame=table.revision),
+    ]
+    # Each slot is keyed by the revision too, so the button in it is a new control on every revision.
+    return ft.Row(
+        [ft.Container(content=c, expand=True, key=f"slot-{i}@{table.revision}") for i, c in enumerate(controls)],
+        spacing=4,
+    )
+
+
+def draw_stepper(table: Table, act: Act) -> ft.Control | None:
+    """``drew N`` in one tap, when the stepper is open."""
+    steps = table.draw_choices()
+    if not table.draw_open or len(steps) < 2:
+        return None
+    who = table.player(table.hand.turn) if table.hand else ""
+    buttons = [
+        button(
+            f"draw-{n}",
+            str(n),
+            _entry(table, act, table.draw_many, n),
+            kind="outlined",
+            width=TOUCH,
+            compact=True,
+            expand=False,
+            frame=table.revision,
+        )
+        for n in steps
+    ]
+    return ft.Column([note(f"{who} drew how many on this visit?", size=14), wrap_row(buttons, spacing=GAP)], spacing=4)
+
+
+# -- panels ------------------------------------------------------------------------------
+
+
+def renege_panel(table: Table, act: Act) -> ft.Control | None:
+    """Pick the offender; the rollback and penalty are shown before they are applied."""
+    if not table.renege_open:
+        return None
+    offenders = [
+        button(
+            f"offender-{seat.seat}",
+            seat.name,
+            act(table.pick_offender, seat.seat),
+            kind="filled" if table.offender == seat.seat else "outlined",
+        )
+        for seat in table.seats()
+    ]
+    rows: list[ft.Control] = [heading("Renege: who reneged?"), wrap_row(offenders)]
+    preview = table.renege_preview()
+    if preview is not None:
+        rows.append(note(preview.words, identifier="renege-preview"))
+    rows.append(
+        wrap_row(
+            [
+                button(
+                    "confirm-renege",
+                    "Apply the renege",
+                    _entry(table, act, table.confirm_renege),
+                    kind="filled",
+                    frame=table.revision,
+                ),
+                button("cancel-renege", "Cancel", act(table.cancel_renege), kind="text"),
+            ]
+        )
+    )
+    return card(*rows)
+
+
+def settle_panel(table: Table, act: Act) -> ft.Control | None:
+    """Enter each seat's remaining pips (or tap its tiles), see the rounding, then settle."""
+    if table.phase != SETTLE:
+        return None
+    rows: list[ft.Control] = [heading(f"{table.end_words()}: what is left in each hand?")]
+    for seat in table.seats():
+        listed = table.remaining_tiles.get(seat.seat, [])
+        problem = table.remaining_problem(seat.seat)
+        field = ident(
+            f"remaining-{seat.seat}",
+            ft.TextField(
+                label=f"{seat.name}'s pips ({plural(seat.tiles_held, 'tile')})",
+                value=table.remaining_text.get(seat.seat, "" if seat.tiles_held else "0"),
+                keyboard_type=ft.KeyboardType.NUMBER,
+                width=170,
+                text_size=16,
+                error="Not possible" if problem else None,
+                on_change=lambda e, s=seat.seat: act(table.set_remaining_text, s, e.control.value or "")(),
+                disabled=bool(listed),
+            ),
+        )
+        tapping = table.settle_seat == seat.seat
+        tap_button = button(
+            f"remaining-tiles-{seat.seat}",
+            "Done" if tapping else "Tap tiles",
+            act(table.pick_settle_seat, None if tapping else seat.seat),
+            kind="filled" if tapping else "outlined",
+            disabled=seat.tiles_held == 0,
+        )
+        shown = ft.Text(", ".join(listed), size=14) if listed else None
+        rows.append(wrap_row([c for c in (field, tap_button, shown) if c is not None]))
+    problem = table.settle_problem()
+    preview = table.settle_preview() if problem is None else None
+    if preview:
+        rows.append(note(preview, identifier="settle-preview", size=14))
+    elif (
+        problem
+        and problem != table.message
+        and any(table.remaining_text.get(s.seat, "").strip() for s in table.seats())
+    ):
+        rows.append(note(problem, identifier="settle-problem", size=14, color=ft.Colors.ERROR))
+    rows.append(
+        button("settle", "Settle the hand", _entry(table, act, table.settle), kind="filled", frame=table.revision)
+    )
+    return card(*rows)
+
+
+def hand_over_panel(table: Table, act: Act) -> ft.Control | None:
+    """How the hand ended with the rounding and award, then the next hand or game.
+
+    With no hand at all (the first one undone), it offers to start one.
+    """
+    if table.phase not in (HAND_OVER, GAME_OVER, NO_HAND):
+        return None
+    settled = table.settlement()
+    title = f"Hand {table.hand.number} is over" if table.hand else "No hand under way"
+    rows: list[ft.Control] = [heading(title)]
+    if settled is not None:
+        rows.append(note(settled.words, identifier="hand-result"))
+    result = table.game_result()
+    if result is not None:
+        rows.append(note(result.words, identifier="game-result", size=16, color=ft.Colors.PRIMARY))
+    rows.append(note(table.next_setter_words(), size=14))
+    choices = table.setter_choices()
+    if choices:
+        rows.append(
+            wrap_row(
+                [
+                    button(
+                        f"setter-{seat}",
+                        table.player(seat),
+                        act(table.choose_next_setter, seat),
+                        kind="filled" if table.next_setter_choice == seat else "outlined",
+                    )
+                    for seat in choices
+                ]
+            )
+        )
+    if result is not None:
+        rows.append(
+            button(
+                "next-game",
+                "Next game",
+                _entry(table, act, table.next_hand),
+                kind="filled",
+                icon=ft.Icons.REPLAY,
+                frame=table.revision,
+            )
+        )
+    else:
+        rows.append(
+            button(
+                "next-hand",
+                "Next hand",
+                _entry(table, act, table.next_hand),
+                kind="filled",
+                icon=ft.Icons.ARROW_FORWARD,
+                frame=table.revision,
+            )
+        )
+    return card(*rows)
+
+
+def details(table: Table, act: Act, *, layout: str = "phone") -> ft.Control:
+    """What is a swipe away: the count's breakdown, the Sniff's stage, the boneyard and the rules.
+
+    Its buttons are the same control as last time while the switches they show
+    and the screen's ``layout`` are (``kept``).
+    """
+    board = table.board()
+    switches = (table.breakdown_open, table.training, table.tournament, layout)
+    rows: list[ft.Control] = [
+        heading(table.title()),
+        note(board.sniff_stage, identifier="sniff-stage", size=14),
+        note(f"{table.boneyard_words()} · open ends: {board.open_ends}", identifier="boneyard", size=14),
+        kept_parts(table, act).part("details-buttons", switches, lambda: _details_buttons(table, act)),
+        *(note(hint, identifier=f"hint-{i}", size=14) for i, hint in enumerate(table.hints())),
+    ]
+    panel = card(*rows)
+    panel.key = "details"  # paired with the card drawn last, whatever comes and goes above it (see the picker)
+    return panel
+
+
+def _details_buttons(table: Table, act: Act) -> ft.Control:
+    """The count's sum, Renege… and the training switch (kept while the switches stand: none takes a revision)."""
+    return wrap_row(
+        [
+            button(
+                "breakdown",
+                "Hide the count's sum" if table.breakdown_open else "Count's sum on top",
+                act(table.toggle_breakdown),
+                kind="text",
+            ),
+            button("renege", "Renege…", act(table.start_renege), kind="outlined"),
+            *(
+                []
+                if table.tournament
+                else [
+                    button(
+                        "training",
+                        "Training hints off" if table.training else "Training hints on",
+                        act(table.toggle_training),
+                        kind="text",
+                    )
+                ]
+            ),
+        ],
+        spacing=6,
+    )
+
+
+def _sayings(table: Table) -> ft.Control | None:
+    """The table's words of the moment (Bell is ringing, Moonfaced ...), when there are any."""
+    said = table.sayings()
+    return note(said, identifier="table-words", size=14, color=ft.Colors.TERTIARY) if said else None
+
+
+def _safe(build: Callable[[], ft.Control | None], table: Table) -> ft.Control | None:
+    """Draw one part; should it fail, the rest of the screen is still drawn and the failure said once."""
+    try:
+        return build()
+    except Exception:
+        log.exception("drawing part of the table for match %s failed", table.match_id)
+        return note("Part of the table could not be drawn: Undo, or reload the page.", size=14, color=ft.Colors.ERROR)
+
+
+def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0, height: float = 0) -> ft.Control:
+    """The whole table screen; the header (title bar, count, scores, turn) stays on top.
+
+    ``width`` and ``height`` are the page's size in pixels (0: unknown, drawn as a phone).
+    """
+    phase = table.phase
+    wide = width >= WIDE
+    sideways = not wide and height and width > height
+    room = (width or 360) - 2 * PAGE_PAD
+    if wide:
+        room = room * 6 / 11 - 12
+    elif sideways:
+        room = 0  # the picker at its smallest, the rest of the width for the call row and panels
+    room = max(room, 7 * TOUCH + 6 * GAP)
+    picking = phase == PLAY or (phase == SETTLE and table.settle_seat is not None)
+    pending = table.pending_end_words()
+    tapping = table.tapping_words()
+    next_tap: list[ft.Control | None] = [
+        _safe(lambda: message_bar(table.message), table),
+        note(pending, identifier="end-pending", size=14, color=ft.Colors.TERTIARY) if pending else None,
+        note(tapping, identifier="tapping", size=14) if tapping else None,
+        note(table.last_entry_words() or "", identifier="last-entry", size=14) if table.last_entry_words() else None,
+        _safe(lambda: _sayings(table), table),
+    ]
+    layout = "wide" if wide else "sideways" if sideways else "phone"
+    picker = (
+        _safe(lambda: tile_picker(table, act, settling=phase == SETTLE, room=room, layout=layout), table)
+        if picking
+        else None
+    )
+    below: list[ft.Control | None] = [
+        _safe(lambda: end_choice(table, act), table) or _safe(lambda: call_row(table, act), table),
+        actions_row(table, act),
+        _safe(lambda: draw_stepper(table, act), table),
+        _safe(lambda: renege_panel(table, act), table),
+        _safe(lambda: irregular_panel(table, act), table) if phase == PLAY else None,
+        _safe(lambda: settle_panel(table, act), table),
+        _safe(lambda: hand_over_panel(table, act), table),
+    ]
+    taps = {at: _entry(table, act, table.choose_end, at) for at in table.end_choices()}
+    picture = _safe(
+        lambda: layout_picture(table.picture(), taps, room=int(room if not wide else width * 5 / 11 - 24)), table
+    )
+    more = [picture, _safe(lambda: details(table, act, layout=layout), table)]
+    top = ft.Column([header, status_strip(table, act)], spacing=2, tight=True)
+    if table.breakdown_open:
+        board = table.board()
+        parts = [f"{label}: {points}" for label, points in board.breakdown] or ["nothing on the table"]
+        top.controls.append(note(" + ".join(parts) + f" = {board.count}", identifier="count-breakdown", size=14))
+
+    def scrolled(controls: list[ft.Control | None], **kw: Any) -> ft.Column:
+        return ft.Column([c for c in controls if c is not None], spacing=6, scroll=ft.ScrollMode.AUTO, **kw)
+
+    if wide:
+        body: ft.Control = ft.Row(
+            [scrolled(more, expand=5), scrolled([*next_tap, picker, *below], expand=6)],
+            vertical_alignment=ft.CrossAxisAlignment.START,
+            spacing=12,
+            expand=True,
+        )
+    elif sideways:
+        body = ft.Row(
+            [scrolled([picker, *next_tap], width=room), scrolled([*below, *more], expand=1)],
+            vertical_alignment=ft.CrossAxisAlignment.START,
+            spacing=12,
+            expand=True,
+        )
+    else:
+        body = scrolled([*next_tap, picker, *below, *more], expand=True)
+    return ft.Column([top, body], spacing=4, expand=True)

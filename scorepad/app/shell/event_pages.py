@@ -1,0 +1,1017 @@
+"""The tournament's pages: ``/event/ID/director``, ``/event/ID/table``, ``/event/ID/hall``, ``/event/ID/watch/T``.
+
+Each page draws a view-model of ``scorepad.app.models.tournament`` and forwards
+taps to it; every action reaches ``TournamentService`` with the page's own
+credential, so the server refuses what the role may not do. The table
+device scores with the normal table screen over a store guarded by its
+code. Pages that show a round follow its matches live (the store's commit
+listeners through ``LiveHub``, across server processes on PostgreSQL), and
+a confirmation is announced the same way, so the hall redraws within a
+moment of a confirmed hand; the hall's rotation timer also re-reads the
+event (a pairing or a lock is no match entry).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+import urllib.parse
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import flet as ft
+
+from scorepad.app.models import timing
+from scorepad.app.models.links import page_link, qr_png
+from scorepad.app.models.notices import revision_of
+from scorepad.app.models.state import TABLE, ScorePad
+from scorepad.app.models.table import Table
+from scorepad.app.models.tournament import (
+    HALL_SECONDS,
+    Board,
+    BoardData,
+    Creation,
+    Desk,
+    Hall,
+    TableDevice,
+    Watch,
+    is_new_event_route,
+    kind_words,
+    pairing_words,
+    parse_event_route,
+    query_value,
+    service_for,
+    words_of,
+)
+from scorepad.app.screens.common import button, heading, ident, note, wrap_row
+from scorepad.app.screens.home import option_controls, preset_buttons
+from scorepad.app.screens.join_panel import QR_SIZE
+from scorepad.app.screens.table_screen import PAGE_PAD, table_screen
+from scorepad.app.shell.guard import PageGuard
+from scorepad.app.shell.live import LiveScreen, PageStore, relay_for, topic_of
+from scorepad.app.shell.taps import page_dispatch
+from scorepad.rules.wording import count_words
+from scorepad.store import StoreError
+from scorepad.tournament.errors import TournamentError
+
+log = logging.getLogger("scorepad.live")
+# Seconds to gather a burst of changes (a whole hand entered quickly) into one redraw of a board.
+SETTLE_SECONDS = 0.2
+# The least seconds between the starts of two reloads of a board (the hall, the director's), which read
+# the whole round: with 100 tables entering, a change comes every few milliseconds. A confirmed hand is
+# still on the hall within about this and one reading of the round.
+BOARD_GAP_SECONDS = 1.0
+# Seconds added to a spectator's wait for the next state due, so it is due when the page looks.
+DUE_MARGIN = 0.05
+
+
+def is_event_route(route: str | None) -> bool:
+    """Whether a page's route is one of the tournament's (``/event/new`` included)."""
+    return parse_event_route(route or "") is not None or is_new_event_route(route)
+
+
+def event_page(page: ft.Page, store: Any, *, on_gone: Callable[[], None] | None = None) -> None:
+    """Draw the tournament page the route names (called by ``main`` for ``/event/...``).
+
+    ``on_gone`` is called once when the page closes (the page counter's leave).
+    """
+    _draw_event_page(page, store)
+    if on_gone is not None:
+        drawn_close: Any = page.on_close
+        left = [False]
+
+        def closed(e: Any) -> None:
+            if drawn_close is not None:
+                drawn_close(e)
+            if not left[0]:
+                left[0] = True
+                on_gone()
+
+        page.on_close = closed
+
+
+def guarded_tap(
+    page: ft.Page, fn: Callable[[], Any], *, said: Callable[[str], None], after: Callable[[], None], where: str
+) -> Callable[[], None]:
+    """A tournament page's tap handler: ``fn``, then ``after`` (the redraw); a refusal goes to ``said``.
+
+    A refusal or a database fault (``TournamentError``, ``StoreError``) is one
+    sentence and the page goes on; anything else is a bug and kills the page
+    (``PageGuard``, with ``where`` in the log). A tap that arrives after the
+    page died is dropped.
+    """
+
+    def handler() -> None:
+        guard = PageGuard.of(page)
+        if guard.dead:
+            return  # a tap the client sent on a control it drew before the page died
+        try:
+            fn()
+        except (TournamentError, StoreError) as err:
+            said(words_of(err))
+        except Exception as err:  # a bug: the page dies, never a traceback on it
+            guard.fail(err, where)
+            return
+        after()
+
+    return handler
+
+
+def keep_on_close(page: ft.Page, before: Any) -> None:
+    """Have ``page.on_close`` also call ``before`` (the handler it had), after the one it has now."""
+    now: Any = page.on_close
+
+    def closed(e: Any) -> None:
+        if now is not None:
+            now(e)
+        if before is not None:
+            before(e)
+
+    page.on_close = closed
+
+
+def _draw_event_page(page: ft.Page, store: Any) -> None:
+    route = page.route or ""
+    if is_new_event_route(route):
+        page.title = "Sniff tournament"
+        CreatePage(page, Creation(service_for(store), source=page.client_ip or "web"), store).draw()
+        return
+    parsed = parse_event_route(route)
+    assert parsed is not None
+    event_id, screen, table = parsed
+    service = service_for(store)
+    page.title = "Sniff tournament"
+    try:
+        service.event_info(None, event_id)
+    except TournamentError as err:
+        page.add(note(words_of(err), identifier="event-missing", size=16))
+        return
+    source = page.client_ip or "web"
+    if screen == "director":
+        DirectorPage(page, Desk(service, event_id, source=source), store).draw()
+    elif screen == "table":
+        # A table's QR code (the director's page) opens this address with the table code: join at once.
+        TablePage(page, TableDevice(service, event_id, source=source), store).start(_query(page, "code"))
+    elif screen == "hall":
+        hide = _query(page, "hide_last") in ("1", "yes", "true")
+        HallPage(page, Hall(service, event_id, hide_last=hide), store).start()
+    else:
+        delay = _query(page, "delay") or "0"
+        seconds = float(delay) if delay.isascii() and delay.replace(".", "", 1).isdigit() else 0.0
+        WatchPage(page, Watch(service, event_id, int(table or 0), delay=seconds), store).start()
+
+
+def _query(page: ft.Page, name: str) -> str | None:
+    """A query parameter of the page's address (``?delay=30``), from the route or Flet's own parse."""
+    found = query_value(page.route or "", name)
+    if found is None:
+        try:
+            found = page.query.to_dict.get(name)
+        except Exception:  # no URL known yet
+            found = None
+    return found
+
+
+def _framed(controls: list[ft.Control | None]) -> ft.Control:
+    return ft.SafeArea(
+        content=ft.Column(
+            [ft.Container(content=ft.Column([c for c in controls if c is not None], spacing=10), padding=16)],
+            scroll=ft.ScrollMode.AUTO,
+            expand=True,
+        ),
+        expand=True,
+    )
+
+
+def _message(text: str | None, identifier: str = "message") -> ft.Control | None:
+    return note(text, identifier=identifier, size=15, color=ft.Colors.PRIMARY) if text else None
+
+
+class Follower:
+    """A page that follows several matches live (the round's tables) and reloads on any change of them.
+
+    A burst of changes (100 tables entering at once) makes bounded work: at
+    most one reload of the page runs at a time, the next begins ``gap``
+    seconds after the last began at the soonest, and every change heard
+    while one is waiting or running is covered by the next, which begins
+    its reads after that change (the newest wins; none is lost).
+    """
+
+    def __init__(
+        self, page: ft.Page, store: Any, on_change: Callable[[], Awaitable[None]], *, gap: float = 0.0
+    ) -> None:
+        self.page = page
+        self.relay = relay_for(store)
+        self.on_change = on_change
+        # The least seconds between the starts of two reloads.
+        self.gap = gap
+        self.matches: set[int] = set()
+        # A change is waiting for a reload; a reload is waiting or running; when the last one began.
+        self.dirty = False
+        self.running = False
+        self.began = float("-inf")
+        self.relay.flet_hubs.add(page.session.connection.pubsubhub)
+        self.key = page.session.id
+        PageGuard.of(page).stops(self.stop)
+
+    def follow(self, match_ids: list[int]) -> None:
+        """Follow exactly these matches."""
+        wanted = set(match_ids)
+        for match_id in self.matches - wanted:
+            self.page.pubsub.unsubscribe_topic(topic_of(match_id))
+            self.relay.hub.unwatch(f"{self.key}:{match_id}")
+        for match_id in wanted - self.matches:
+            self.page.pubsub.subscribe_topic(topic_of(match_id), self._heard)
+            self.relay.hub.watch(f"{self.key}:{match_id}", match_id)
+        self.matches = wanted
+
+    def stop(self) -> None:
+        """The page has gone: follow nothing."""
+        self.follow([])
+        self.page.pubsub.unsubscribe_all()
+
+    async def _heard(self, _topic: str, _change: Any) -> None:
+        self.changed()
+
+    def changed(self) -> None:
+        """Something the page shows changed: reload it soon (once for a whole burst of changes)."""
+        self.dirty = True
+        if not self.running:
+            self.running = True
+            self.page.run_task(self._reload)
+
+    async def _reload(self) -> None:
+        try:
+            while self.dirty:
+                await asyncio.sleep(max(SETTLE_SECONDS, self.began + self.gap - time.monotonic()))
+                self.dirty = False
+                self.began = time.monotonic()
+                await self.on_change()
+        except Exception as err:  # Flet reports no failure of a task it runs: the page dies here
+            PageGuard.of(self.page).fail(err, "a live update")
+        finally:
+            self.running = False
+
+
+def announce_confirmation(store: Any, match_id: int, device: str | None) -> None:
+    """Tell every page showing ``match_id`` (here and in the other processes) that a hand was confirmed.
+
+    A confirmation is no entry of the match, so the store's commit listener
+    does not fire for it and the match's revision does not move; the same
+    live channel carries it instead, as a change without a revision, which
+    every page showing the match answers by reading it again and redrawing
+    (the other phone of the table drops its confirmation bar, the hall shows
+    the hand confirmed). ``device`` is the confirming page's own (it has drawn already).
+    """
+    relay_for(store).hub.announce(match_id, device)
+
+
+class BoardPage:
+    """Shared by the director's and the hall's pages: load the board, follow its round, redraw."""
+
+    board: Board
+
+    def __init__(self, page: ft.Page, store: Any) -> None:
+        self.page = page
+        self.store = store
+        self.follower = Follower(page, store, self.refresh, gap=BOARD_GAP_SECONDS)
+        page.on_disconnect = lambda _e: self.follower.stop()
+        page.on_close = lambda _e: self.follower.stop()
+
+    def reload(self) -> None:
+        """Read the event again and redraw (after the page's own action)."""
+        try:
+            data = self.board.read()
+        except (TournamentError, StoreError) as err:
+            data = None
+            self._unreadable(err)
+        self._show(data)
+
+    async def refresh(self) -> None:
+        """Read the event again in a worker thread, then redraw (after a change of a followed match).
+
+        The round's reads take a while with many tables; the server's event
+        loop goes on serving the other pages meanwhile.
+        """
+        try:
+            data = await asyncio.to_thread(self.board.read)
+        except (TournamentError, StoreError) as err:
+            data = None
+            self._unreadable(err)
+        self._show(data)
+
+    def _unreadable(self, err: Exception) -> None:
+        # The page stays up and says why.
+        log.warning("the tournament board could not be read: %s", err)
+        self.board.message = words_of(err)
+
+    def _show(self, data: BoardData | None) -> None:
+        if data is not None:
+            self.board.show(data)
+        self.follower.follow(self.board.match_ids())
+        self.draw()
+
+    def draw(self) -> None:  # pragma: no cover - each page draws itself
+        raise NotImplementedError
+
+
+class DirectorPage(BoardPage):
+    """The director's screen: the password first, then the round's tables, players, corrections, standings."""
+
+    def __init__(self, page: ft.Page, desk: Desk, store: Any) -> None:
+        self.desk = desk
+        self.board = desk
+        super().__init__(page, store)
+        self.fields: dict[str, str] = {}
+        self.qr_shown: set[int] = set()  # the tables whose QR code is open on the page
+        PageGuard.of(page).revokes(self._sign_out)
+
+    def _sign_out(self) -> None:
+        # A dead page's director signs out: every call it could still make carries no credential.
+        self.desk.token = None
+
+    def _field(self, key: str, label: str, *, password: bool = False, width: int = 260) -> ft.Control:
+        def changed(e: Any) -> None:
+            self.fields[key] = e.control.value or ""
+
+        return ident(
+            key,
+            ft.TextField(
+                label=label, password=password, value=self.fields.get(key, ""), width=width, on_change=changed
+            ),
+        )
+
+    def _form(
+        self, fields: list[tuple[str, str, int]], identifier: str, text: str, act: Callable[[], Any]
+    ) -> ft.Control:
+        """One action as a wrapping row: its labelled fields (key, label, width), then its button."""
+        controls = [self._field(key, label, width=width) for key, label, width in fields]
+        return ft.Row([*controls, button(identifier, text, self._tap(act), expand=False)], wrap=True)
+
+    def _tap(self, fn: Callable[[], Any]) -> Callable[[], None]:
+        def said(words: str) -> None:
+            self.desk.message = words
+
+        def after() -> None:
+            self.follower.follow(self.desk.match_ids())
+            self.draw()
+
+        return guarded_tap(self.page, fn, said=said, after=after, where="a director's tap")
+
+    def draw(self) -> None:
+        """Draw the director's screen as the desk stands."""
+        desk = self.desk
+        if not desk.signed_in:
+            body: list[ft.Control | None] = [
+                heading(f"Event {desk.event_id}: the director signs in", size=20),
+                self._field("password", "Director's password", password=True),
+                button("sign-in", "Sign in", self._tap(self._sign_in), kind="filled", expand=False),
+                _message(desk.message),
+            ]
+        else:
+            body = [
+                note(desk.title(), identifier="event-title", size=20),
+                _message(desk.message),
+                heading("Players"),
+                note(", ".join(desk.entrants()) or "nobody yet", identifier="entrants"),
+                self._form(
+                    [("player", "Player's name (A & B for a pair)", 260)], "register", "Register", self._register
+                ),
+                self._form(
+                    [("withdraw-name", "Who withdraws (name or number)", 300)],
+                    "withdraw",
+                    "Withdraw from the next round",
+                    self._withdraw,
+                ),
+                self._form(
+                    [
+                        ("forbid-first", "Keep apart", 160),
+                        ("forbid-second", "and", 160),
+                        ("forbid-reason", "Reason (family, same club...)", 260),
+                    ],
+                    "forbid",
+                    "Never pair them",
+                    self._forbid,
+                ),
+                heading("The round"),
+                ft.Row(
+                    [
+                        button("pair", "Pair the next round", self._tap(desk.pair), kind="filled", expand=False),
+                        self._field("lock-reason", "Reason to lock early (if a table is unfinished)", width=320),
+                        button("lock", "Lock the round", self._tap(self._lock), expand=False),
+                    ],
+                    wrap=True,
+                ),
+                self._form(
+                    [("reopen-reason", "Reason to reopen the locked round", 320)],
+                    "reopen",
+                    "Reopen the round",
+                    self._reopen,
+                ),
+                *self._tables(),
+                heading("Re-pair the round by hand (before its first hand; anyone left out has a bye)"),
+                self._form(
+                    [
+                        ("repair-tables", "Tables in seat order: Ann,Bob; Cy,Dee", 320),
+                        ("repair-reason", "Reason (kept in the audit)", 320),
+                    ],
+                    "repair",
+                    "Re-pair",
+                    self._repair,
+                ),
+                heading("Correct a table (takes back its last settlement or entry)"),
+                self._form(
+                    [("correct-table", "Table", 90), ("correct-reason", "Reason (kept in the audit)", 320)],
+                    "correct",
+                    "Correct",
+                    self._correct,
+                ),
+                heading("Settle a hand again (the table's last settled hand, with the right figures)"),
+                self._form(
+                    [
+                        ("resettle-table", "Table", 90),
+                        ("resettle-remaining", "Each seat's pips or tiles, in seat order: 12, 0", 300),
+                        ("resettle-reason", "Reason (kept in the audit)", 320),
+                    ],
+                    "resettle",
+                    "Settle again",
+                    self._resettle,
+                ),
+                *self._forfeit_control(),
+                heading("Standings, with the working"),
+                note("\n".join(desk.working()) or "no results yet", identifier="standings"),
+                heading("Audit (newest first)"),
+                note("\n".join(desk.audit_lines()[:30]), identifier="audit", size=13),
+            ]
+        self.page.controls = [_framed(body)]
+        self.page.update()
+
+    def _tables(self) -> list[ft.Control]:
+        out: list[ft.Control] = []
+        for line in self.desk.tables():
+            code = self.desk.codes.get(line.number)
+            shown_code = f"   code {code}" if code is not None else ""
+            words = f"Table {line.number}: {line.versus} - {line.state}{shown_code}"
+            row: list[ft.Control] = [note(words, identifier=f"table-{line.number}", size=15)]
+            if not line.bye:
+                row.append(
+                    button(
+                        f"new-code-{line.number}",
+                        "New code",
+                        self._tap(functools.partial(self.desk.new_code, line.number)),
+                        kind="text",
+                        expand=False,
+                    )
+                )
+            if code is not None:
+                shown = line.number in self.qr_shown
+                row.append(
+                    button(
+                        f"qr-{line.number}",
+                        "Hide QR code" if shown else "QR code",
+                        self._tap(functools.partial(self._toggle_qr, line.number)),
+                        kind="text",
+                        expand=False,
+                    )
+                )
+            out.append(ft.Row(row, wrap=True))
+            if code is not None and line.number in self.qr_shown:
+                out.append(self._table_qr(line.number, code))
+        return out
+
+    def _toggle_qr(self, number: int) -> None:
+        self.qr_shown ^= {number}
+
+    def _table_qr(self, number: int, code: str) -> ft.Control:
+        """Table ``number``'s QR code: a phone that scans it passes the door and joins that table with ``code``."""
+        path = f"/event/{self.desk.event_id}/table?" + urllib.parse.urlencode({"code": code})
+        url = page_link(path)
+        if url is None:
+            words = (
+                f"Only this computer can open the score-pad now, so no phone can scan table {number}'s code. "
+                "Start it with: scorepad web --host 0.0.0.0"
+            )
+            return note(words, identifier=f"table-qr-{number}", size=14)
+        return ft.Semantics(
+            identifier=f"table-qr-{number}",
+            label=f"QR code that joins table {number}",
+            content=ft.Column(
+                [
+                    ft.Image(src=qr_png(url), width=QR_SIZE, height=QR_SIZE),
+                    ft.Text(f"Table {number}: scan to join, or type the code {code}", size=14),
+                ],
+                spacing=4,
+            ),
+        )
+
+    def _sign_in(self) -> None:
+        if self.desk.sign_in(self.fields.get("password", "")):
+            self.fields["password"] = ""
+
+    def _register(self) -> None:
+        if self.desk.register(self.fields.get("player", "")):
+            self.fields["player"] = ""
+
+    def _lock(self) -> None:
+        self.desk.lock(self.fields.get("lock-reason", ""))
+
+    def _withdraw(self) -> None:
+        if self.desk.withdraw(self.fields.get("withdraw-name", "")):
+            self.fields["withdraw-name"] = ""
+
+    def _forbid(self) -> None:
+        typed = [self.fields.get(key, "") for key in ("forbid-first", "forbid-second", "forbid-reason")]
+        if self.desk.forbid(*typed):
+            self._clear("forbid-first", "forbid-second", "forbid-reason")
+
+    def _repair(self) -> None:
+        if self.desk.repair(self.fields.get("repair-tables", ""), self.fields.get("repair-reason", "")):
+            # The QR codes shown were the old codes' (they no longer work): open them again for the new.
+            self.qr_shown.clear()
+            self._clear("repair-tables", "repair-reason")
+
+    def _reopen(self) -> None:
+        if self.desk.reopen(self.fields.get("reopen-reason", "")):
+            self._clear("reopen-reason")
+
+    def _clear(self, *keys: str) -> None:
+        for key in keys:
+            self.fields[key] = ""
+
+    def _table_number(self, key: str, what: str) -> int | None:
+        """The table number typed in field ``key``, or None with "Type the number of the table to ..." said."""
+        text = self.fields.get(key, "").strip()
+        if not (text.isascii() and text.isdigit()):
+            self.desk.message = f"Type the number of the table {what}."
+            return None
+        return int(text)
+
+    def _correct(self) -> None:
+        number = self._table_number("correct-table", "to correct")
+        if number is not None and self.desk.correct(number, self.fields.get("correct-reason", "")):
+            self.fields["correct-reason"] = ""
+
+    def _resettle(self) -> None:
+        number = self._table_number("resettle-table", "whose hand is settled again")
+        typed = [self.fields.get(key, "") for key in ("resettle-remaining", "resettle-reason")]
+        if number is not None and self.desk.resettle(number, *typed):
+            self._clear("resettle-remaining", "resettle-reason")
+
+    def _forfeit_control(self) -> list[ft.Control]:
+        """The forfeit, and taking one back: the service refuses anyone but the director."""
+
+        def give() -> None:
+            number = self._table_number("forfeit-table", "to forfeit")
+            if number is not None and self.desk.forfeit(
+                number, self.fields.get("forfeit-losers", ""), self.fields.get("forfeit-reason", "")
+            ):
+                self._clear("forfeit-losers", "forfeit-reason")
+
+        def take_back() -> None:
+            number = self._table_number("unforfeit-table", "whose forfeit is taken back")
+            if number is not None and self.desk.unforfeit(number, self.fields.get("unforfeit-reason", "")):
+                self._clear("unforfeit-reason")
+
+        return [
+            heading("Forfeit at a table (the others score as a bye; hands played there stop counting)"),
+            self._form(
+                [
+                    ("forfeit-table", "Table", 90),
+                    ("forfeit-losers", "Who forfeits (names or numbers, commas)", 300),
+                    ("forfeit-reason", "Reason (kept in the audit)", 320),
+                ],
+                "forfeit",
+                "Give the forfeit",
+                give,
+            ),
+            self._form(
+                [("unforfeit-table", "Table", 90), ("unforfeit-reason", "Why the forfeit was a mistake", 320)],
+                "unforfeit",
+                "Take back the forfeit",
+                take_back,
+            ),
+        ]
+
+
+class TablePage:
+    """A table's phone: the code first, then the normal table screen with the opposing side's confirmation.
+
+    The page is a component (``TableDeviceScreen``), as the table app's is:
+    each redraw is compared with the last control by control, and only what
+    changed goes to the phone (an entry changes a few of the screen's
+    hundreds of controls). ``draw`` asks for a redraw.
+    """
+
+    def __init__(self, page: ft.Page, device: TableDevice, store: Any) -> None:
+        self.page = page
+        self.device = device
+        self.store = store
+        self.code = ""
+        self.pad: Any = None
+        self.live: Any = None
+        self.act: Any = None
+        self.bump: Callable[[], None] | None = None
+
+    def start(self, code: str | None) -> None:
+        """Draw the join form; given the code of a table's QR link, join with it at once (its refusal is said)."""
+        if code:
+            self.code = code
+            if self.device.join(code):
+                self._open()
+        self.page.render(TableDeviceScreen, self)
+
+    def draw(self) -> None:
+        """Redraw the page (the join form, or the table) at the next turn of the page's event loop."""
+        if self.bump is not None:
+            self.bump()
+
+    def view(self) -> ft.Control:
+        """What the page shows now: the join form, or the table."""
+        if self.pad is None:
+            body: list[ft.Control | None] = [
+                heading(f"Event {self.device.event_id}: join your table", size=20),
+                ident(
+                    "table-code",
+                    ft.TextField(label="Table code (e.g. 3-K7QM2X)", value=self.code, width=260, on_change=self._typed),
+                ),
+                button("join", "Join the table", self._join, kind="filled", expand=False),
+                _message(self.device.message),
+            ]
+            return _framed(body)
+        return self._table()
+
+    def revision(self) -> int | None:
+        """The revision of the match the page shows (None before it joined)."""
+        return None if self.pad is None else revision_of(self.pad.table.state)
+
+    async def drawn(self) -> None:
+        """The page's redraw of a new revision has gone to its connection (the timing log's ``sent``)."""
+        if timing.ENABLED and self.pad is not None:
+            timing.sent(self.page.session.id, self.pad.table.match_id, self.revision())
+
+    def _typed(self, e: Any) -> None:
+        self.code = e.control.value or ""
+
+    def _join(self) -> None:
+        if self.device.join(self.code):
+            self._open()
+        self.draw()
+
+    def _open(self) -> None:
+
+        pad = ScorePad(self.store, device=f"web:{self.page.session.id[:8]}")
+        live = LiveScreen(self.page, pad, relay_for(self.store))
+        pad.store = pad.book.store = PageStore(self.store, live)
+        pad.table = Table(self.device.guarded(pad.store), self.device.match_id, device=pad.device)
+        pad.screen = TABLE
+        # A page that fails unexpectedly loses its table's credential too (``PageGuard``).
+        guard = PageGuard.of(self.page)
+        guard.revokes(self._leave_table)
+        act = page_dispatch(guard, pad, live)
+        act.redraw = live.redraw = self.draw
+        # A hand confirmed on the other phone (or changes missed): the confirmations are read again.
+        live.resynced = self.device.forget
+        self.pad, self.live, self.act = pad, live, act
+
+        def gone(_e: Any) -> None:
+            if not live.gone:
+                live.stop()
+
+        before: Any = self.page.on_close
+        self.page.on_close = gone
+        keep_on_close(self.page, before)
+        self.page.on_disconnect = gone
+        self.page.on_connect = lambda _e: live.back()
+        self.page.on_resize = lambda _e: self.draw()
+
+    def _leave_table(self) -> None:
+        # The confirmation goes to the service with the device's credential, not through the store.
+        self.device.token = None
+
+    def _confirm_bar(self) -> ft.Control | None:
+        table = self.pad.table
+        try:
+            waiting = self.device.waiting(table.state, kept=True)
+        except TournamentError as err:
+            return note(words_of(err), identifier="confirm-refused", size=14, color=ft.Colors.ERROR)
+        if not waiting:
+            return None
+        number = waiting[0]
+        confirmers = self.device.confirmers(table.state, number)
+        names = " & ".join(confirmers)
+        verb = "confirms" if len(confirmers) == 1 else "confirm"
+        return ft.Container(
+            content=ft.Column(
+                [
+                    note(
+                        f"Hand {number} is provisional until {names} {verb} it on this phone.",
+                        identifier="provisional",
+                        size=14,
+                    ),
+                    button(
+                        "confirm-hand",
+                        f"{names}: confirm hand {number}",
+                        functools.partial(self._confirm, number),
+                        kind="filled",
+                        icon=ft.Icons.VERIFIED,
+                        expand=False,
+                    ),
+                ],
+                spacing=4,
+                tight=True,
+            ),
+            bgcolor=ft.Colors.TERTIARY_CONTAINER,
+            padding=8,
+            border_radius=8,
+        )
+
+    def _confirm(self, number: int) -> None:
+        table = self.pad.table
+        table.refresh()
+        if self.device.confirm(table.state, number):
+            if timing.ENABLED:
+                timing.confirmed(table.match_id, number)
+            announce_confirmation(self.store, table.match_id, self.pad.device)
+        self.draw()
+
+    def _table(self) -> ft.Control:
+
+        pad, page = self.pad, self.page
+        self.live.follow()
+        title = f"Table {self.device.table_number}: {pad.table.title()}"
+        parts = [
+            note(title, identifier="table-title", size=15),
+            self._confirm_bar(),
+            _message(self.device.message, "device-message"),
+        ]
+        header = ft.Column([c for c in parts if c is not None], spacing=4, tight=True)
+        body = table_screen(pad.table, self.act, header, width=page.width or 0, height=page.height or 0)
+        framed = ft.Container(content=body, padding=ft.Padding.symmetric(horizontal=PAGE_PAD, vertical=4), expand=True)
+        return ft.SafeArea(content=framed, expand=True)
+
+
+@ft.component
+def TableDeviceScreen(screen: TablePage) -> ft.Control:
+    """A table phone's page (``TablePage``): redrawn by ``screen.draw()``; a dead page shows ``PageGuard``'s view."""
+    _draws, set_draws = ft.use_state(0)
+    screen.bump = lambda: set_draws(lambda n: n + 1)
+    # After the redraw of a new revision has been handed to the connection (Flet runs effects after its patch).
+    ft.use_effect(screen.drawn, dependencies=[screen.revision()])
+    guard = PageGuard.of(screen.page)
+    if guard.dead:
+        return guard.view()
+    try:
+        return screen.view()
+    except Exception as err:
+        # A failure while drawing: Flet would leave the page as it was, still taking taps.
+        guard.fail(err, "drawing the table", show=False)
+        return guard.view()
+
+
+class HallPage(BoardPage):
+    """The hall's big screen (1920x1080): pairings by table, by name, standings, results, in turn."""
+
+    def __init__(self, page: ft.Page, hall: Hall, store: Any) -> None:
+        self.hall = hall
+        self.board = hall
+        super().__init__(page, store)
+        self.draws = 0
+
+    def start(self) -> None:
+        """Read the event, follow its round and start rotating."""
+        self.reload()
+        self.page.run_task(self._rotate)
+
+    async def _rotate(self) -> None:
+        guard = PageGuard.of(self.page)
+        while self.page.session.connection is not None and not guard.dead:
+            await asyncio.sleep(HALL_SECONDS)
+            try:
+                self.hall.rotate()
+                # Read again (a new round or a lock is no match entry), by the follower's one reload at a time.
+                self.follower.changed()
+            except Exception as err:  # Flet reports no failure of a task it runs: the page dies here
+                guard.fail(err, "the hall's rotation")
+
+    def draw(self) -> None:
+        """Draw the page of the rotation shown now."""
+        hall = self.hall
+        self.draws += 1
+        shown = hall.page()
+        size = 30
+        if shown == "tables":
+            title, lines = (
+                "Pairings by table",
+                [
+                    f"Table {t.number}: {' v '.join(t.names)}" + ("" if t.bye else f"  ({t.state})")
+                    for t in hall.tables()
+                ],
+            )
+        elif shown == "names":
+            title, lines = "Pairings by name", hall.by_name()
+        elif shown == "standings":
+            title, lines = "Standings", hall.standing_lines()
+        else:
+            title, lines = "Latest results", hall.results()
+        columns = 2 if len(lines) > 14 else 1
+        per = (len(lines) + columns - 1) // columns if lines else 0
+        blocks: list[ft.Control] = [
+            ft.Column([ft.Text(line, size=size) for line in lines[i * per : (i + 1) * per]], spacing=6, expand=True)
+            for i in range(columns)
+        ]
+        tabs = "   ".join(("[" + p + "]") if p == shown else p for p in hall.pages())
+        self.page.controls = [
+            ft.Container(
+                content=ft.Column(
+                    [
+                        note(hall.title(), identifier="hall-title", size=44),
+                        ft.Text(tabs, size=20, color=ft.Colors.OUTLINE),
+                        note(title, identifier="hall-page", size=36),
+                        ft.Row(blocks, vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
+                        note(
+                            f"{count_words(sum(t.provisional for t in hall.tables()), 'table')} provisional",
+                            identifier="hall-provisional",
+                            size=20,
+                        ),
+                        ident("hall-draws", ft.Text(str(self.draws), size=10, color=ft.Colors.OUTLINE)),
+                    ],
+                    spacing=12,
+                    expand=True,
+                ),
+                padding=32,
+                expand=True,
+            )
+        ]
+        self.page.update()
+        if timing.ENABLED:
+            timing.hall(self.page.session.id, self.draws, hall.loaded_at)
+
+
+class WatchPage:
+    """A spectator's page: one table, tile by tile, ``delay`` seconds behind."""
+
+    def __init__(self, page: ft.Page, watch: Watch, store: Any) -> None:
+        self.page = page
+        self.watch = watch
+        self.follower = Follower(page, store, self._changed)
+        page.on_disconnect = lambda _e: self.follower.stop()
+        page.on_close = lambda _e: self.follower.stop()
+
+    def start(self) -> None:
+        """Find the table and follow it."""
+        try:
+            found = self.watch.find()
+        except TournamentError as err:
+            self.page.add(note(words_of(err), identifier="watch-missing", size=16))
+            return
+        if not found:
+            self.page.add(note(f"There is no table {self.watch.table} to follow.", identifier="watch-missing"))
+            return
+        self.follower.follow([self.watch.match_id] if self.watch.match_id is not None else [])
+        self.draw()
+
+    async def _changed(self) -> None:
+        self.changed()
+
+    def changed(self) -> None:
+        """The table's match changed: keep it, draw now or once its delay has passed."""
+        self.watch.saw()
+        self.draw()
+        due = self.watch.next_due()
+        if due is not None:
+            self.page.run_task(self._later, due)
+
+    async def _later(self, seconds: float) -> None:
+        # asyncio may wake a timer up to its clock's resolution early: a margin, then look again.
+        await asyncio.sleep(seconds + DUE_MARGIN)
+        guard = PageGuard.of(self.page)
+        if guard.dead:
+            return
+        try:
+            self.draw()
+            due = self.watch.next_due()
+        except Exception as err:  # Flet reports no failure of a task it runs: the page dies here
+            guard.fail(err, "the spectator's delayed view")
+            return
+        if due is not None:
+            self.page.run_task(self._later, due)
+
+    def draw(self) -> None:
+        """Draw the table as it stood ``delay`` seconds ago."""
+        w = self.watch
+        delay = f" ({w.delay:g} s behind)" if w.delay else ""
+        self.page.controls = [
+            _framed(
+                [
+                    note(f"Table {w.table}: {' v '.join(w.names)}{delay}", identifier="watch-title", size=20),
+                    note("\n".join(w.lines()), identifier="watch-lines", size=15),
+                ]
+            )
+        ]
+        self.page.update()
+
+
+class CreatePage:
+    """``/event/new``: a director creates an event, then lands on its director's page, signed in.
+
+    Phone first: one column that scrolls, every field labelled, 48 px buttons.
+    The text fields keep what is typed in the view-model without a redraw (a
+    redraw would take the focus away); a choice or Create redraws.
+    """
+
+    def __init__(self, page: ft.Page, creation: Creation, store: Any) -> None:
+        self.page = page
+        self.creation = creation
+        self.store = store
+        self.director: DirectorPage | None = None  # once the event is created
+
+    def _act(self, fn: Callable[..., Any], *args: Any) -> Callable[[], None]:
+        def said(words: str) -> None:
+            self.creation.message = words
+
+        return guarded_tap(
+            self.page, functools.partial(fn, *args), said=said, after=self.draw, where="a tap on the new event's page"
+        )
+
+    def _text(
+        self, key: str, label: str, *, width: int = 300, password: bool = False, number: bool = False
+    ) -> ft.Control:
+        def changed(e: Any) -> None:
+            self.creation.enter(key, e.control.value or "")
+
+        return ident(
+            key.replace("_", "-"),
+            ft.TextField(
+                label=label,
+                value=getattr(self.creation.form, key),
+                width=width,
+                password=password,
+                can_reveal_password=password,
+                keyboard_type=ft.KeyboardType.NUMBER if number else ft.KeyboardType.TEXT,
+                on_change=changed,
+            ),
+        )
+
+    def _choices(self, prefix: str, options: list[str], chosen: str, words: Callable[[str], str], pick: Any) -> ft.Row:
+        return wrap_row(
+            [
+                button(
+                    f"{prefix}-{option}",
+                    words(option),
+                    self._act(pick, option),
+                    kind="filled" if option == chosen else "outlined",
+                    expand=False,
+                )
+                for option in options
+            ]
+        )
+
+    def _target(self, text: str) -> None:
+        self.creation.form.match.target = text
+
+    def draw(self) -> None:
+        """Draw the form as the view-model stands (the director's page once the event is created)."""
+        if self.director is not None:
+            self.director.draw()
+            return
+        c, form = self.creation, self.creation.form
+        unit = form.unit
+        body: list[ft.Control | None] = [
+            heading("A new event", size=20),
+            _message(c.message),
+            self._text("name", "Event name"),
+            heading("Rules"),
+            preset_buttons(form.match.rules, self._act, c.choose_rules),
+            wrap_row(option_controls(form.match, self._act, self._target, partners_switch=False)),
+            note(c.summary(), identifier="rules-summary", size=13),
+            heading("Kind"),
+            self._choices("kind", c.kinds(), form.kind, kind_words, c.choose_kind),
+            heading("Rounds"),
+            self._text("rounds", "Number of rounds", width=200, number=True),
+            self._choices("unit", c.units(), unit, lambda u: f"Rounds of {u}", c.choose_unit),
+            self._text("per_round", f"{unit.capitalize()} a round", width=200, number=True),
+            heading("Pairing"),
+            self._choices("pairing", c.pairings(), form.pairing, pairing_words, c.choose_pairing),
+            note(c.pairing_help(), size=13),
+            self._text("bye_points", "Bye points (blank: the usual)", width=260, number=True),
+            heading(c.password_words()),
+            self._text("password", "Password", password=True),
+            self._text("again", "The password again", password=True),
+            button("create-event", "Create the event", self._act(self._create), kind="filled", expand=False),
+            _message(c.message, "create-message"),
+        ]
+        self.page.controls = [_framed(body)]
+        self.page.update()
+
+    def _create(self) -> None:
+        if not self.creation.create():
+            return
+        event_id = self.creation.event_id
+        before: Any = self.page.on_close
+        director = DirectorPage(self.page, self.creation.desk(), self.store)
+        # The director's page stops following its round on close; the page counter still hears of it.
+        keep_on_close(self.page, before)
+        self.page.run_task(self.page.push_route, f"/event/{event_id}/director")
+        self.director = director

@@ -1,0 +1,129 @@
+"""Pages that come and go: the cap on pages per client address, and freeing the memory of dropped pages."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import ctypes
+import ctypes.util
+import gc
+import os
+import sys
+import threading
+from collections.abc import Callable
+
+from scorepad.app.shell.live import live_pages, log
+
+# Seconds a page that lost its connection is kept for it to come back
+# (Flet's default is 3,600). Flet evicts every 10 s, so it is gone within 40 s.
+SESSION_TIMEOUT_SECONDS = 30
+
+
+# Pages one client address may have connected at once (SCOREPAD_PAGES_PER_ADDRESS).
+PAGES_PER_ADDRESS = 20
+
+
+class PageCounter:
+    """Connected pages per client address, and the cap on them."""
+
+    def __init__(self, cap: int | None = None) -> None:
+        self.cap = cap if cap is not None else _cap_from_env()
+        self._count: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def admit(self, address: str | None) -> bool:
+        """Count one more page from ``address``; False (nothing counted) when it already has the most allowed."""
+        key = address or ""
+        with self._lock:
+            if self._count.get(key, 0) >= self.cap:
+                return False
+            self._count[key] = self._count.get(key, 0) + 1
+            return True
+
+    def leave(self, address: str | None) -> None:
+        """One page from ``address`` disconnected or closed."""
+        key = address or ""
+        with self._lock:
+            left = self._count.get(key, 0) - 1
+            if left > 0:
+                self._count[key] = left
+            else:
+                self._count.pop(key, None)
+
+    def connected(self, address: str | None = None) -> int:
+        """Pages connected now from ``address`` (or from everywhere)."""
+        with self._lock:
+            return sum(self._count.values()) if address is None else self._count.get(address or "", 0)
+
+
+# Seconds after a page is dropped before the memory of the dropped pages is collected (Flet
+# drops them in batches, every 10 s: one collection a batch).
+SWEEP_DELAY_SECONDS = 1.0
+
+
+class Sweeper:
+    """Frees the memory of dropped pages soon after they go.
+
+    A page's controls, view-model and Flet session are a web of reference
+    cycles, which only a full garbage collection frees; ``serve`` makes
+    those rare so that no tap waits for one, and 200 dropped pages would
+    then stay in memory (about 75 MB) until one came. So a moment after
+    pages are dropped, one full collection runs, and the C allocator is
+    asked to give back to the system what it no longer uses (glibc's
+    ``malloc_trim``; elsewhere nothing). The log (``SCOREPAD_LIVE_LOG``)
+    says how many objects were freed, how many pages are still in memory
+    and how many memory blocks Python's objects hold.
+    """
+
+    def __init__(self) -> None:
+        self._pending: asyncio.TimerHandle | None = None
+        self._dropped = 0
+        self._trim = _malloc_trim()
+
+    def dropped(self) -> None:
+        """A page was dropped (its session closed): sweep shortly, once for the whole batch."""
+        self._dropped += 1
+        if self._pending is None:
+            # In a context of its own: the dropped page's (Flet's current page) would keep that page alive.
+            self._pending = asyncio.get_running_loop().call_later(
+                SWEEP_DELAY_SECONDS, self.sweep, context=contextvars.Context()
+            )
+
+    def sweep(self) -> None:
+        """Collect the dropped pages' cycles now and hand the freed memory back."""
+        self._pending = None
+        dropped, self._dropped = self._dropped, 0
+        freed = gc.collect()
+        if self._trim is not None:
+            self._trim(0)
+        log.debug(
+            "swept %d dropped page(s): %d objects freed; %d page(s) in memory; %d blocks allocated",
+            dropped,
+            freed,
+            live_pages(),
+            sys.getallocatedblocks(),
+        )
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim`` (hands free heap memory back to the system), or None where there is none."""
+    name = ctypes.util.find_library("c")
+    try:
+        return getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
+    except OSError:
+        return None
+
+
+def _cap_from_env() -> int:
+    text = os.environ.get("SCOREPAD_PAGES_PER_ADDRESS", "").strip()
+    if text.isascii() and text.isdigit() and 0 < int(text) <= 10_000:
+        return int(text)
+    return PAGES_PER_ADDRESS
+
+
+def refusal_words(cap: int) -> str:
+    """What a refused page says."""
+    return (
+        f"This device already has {cap} score-pad pages open, the most allowed at once: "
+        "close one of them, then reload this page."
+    )
