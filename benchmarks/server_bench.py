@@ -39,6 +39,8 @@ from pathlib import Path
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+from scorepad.access import Caller
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorepad.store import open_store
@@ -143,8 +145,8 @@ def make_matches(db_url: str, count: int) -> list[int]:
     try:
         ids = []
         for _ in range(count):
-            match_id = store.create_match(players=["Ann", "Bob"])
-            store.start_hand(match_id, setter=0)
+            match_id = store.create_match(players=["Ann", "Bob"], caller=Caller.local())
+            store.start_hand(match_id, setter=0, caller=Caller.local())
             ids.append(match_id)
         return ids
     finally:

@@ -27,6 +27,7 @@ from typing import Any
 from sqlalchemy import create_engine, func, insert, select, text
 from sqlalchemy.engine import make_url
 
+from scorepad.access import Caller
 from scorepad.rules import MatchState, make_ruleset
 from scorepad.simulate import simulate
 from scorepad.store import Store, open_store
@@ -66,17 +67,19 @@ def bench_appends(store: Store, record: dict[str, Any], count: int) -> list[floa
     """Enter the record's hands entry by entry; the time of each ``append``."""
     timings: list[float] = []
     while len(timings) < count:
-        match_id = store.create_match(rules=record["rules"], options=record["options"], players=record["players"])
+        match_id = store.create_match(
+            rules=record["rules"], options=record["options"], players=record["players"], caller=Caller.local()
+        )
         for hand in record["hands"]:
-            store.start_hand(match_id, setter=hand["setter"], device="bench")
+            store.start_hand(match_id, setter=hand["setter"], caller=Caller.local("bench"))
             for event in hand["events"]:
                 started = time.perf_counter()
-                store.append(match_id, event, device="bench")
+                store.append(match_id, event, caller=Caller.local("bench"))
                 timings.append(time.perf_counter() - started)
                 if len(timings) >= count:
                     return timings
             if "remaining" in hand:
-                store.settle(match_id, hand["remaining"], device="bench")
+                store.settle(match_id, hand["remaining"], caller=Caller.local("bench"))
     return timings
 
 
@@ -103,7 +106,7 @@ def bench_corrections(store: Store, match_id: int, runs: int = 40) -> list[float
     for _ in range(runs):
         for correct in (store.undo, store.redo):
             started = time.perf_counter()
-            correct(match_id, device="bench")
+            correct(match_id, caller=Caller.local("bench"))
             timings.append(time.perf_counter() - started)
     return timings
 
@@ -170,7 +173,7 @@ def run(label: str, url: str, args: argparse.Namespace, record: dict[str, Any]) 
     with open_store(url) as store:
         appends = bench_appends(store, record, args.appends)
         print(report_line("append", appends))
-        match_id = store.import_record(record, device="bench")
+        match_id = store.import_record(record, caller=Caller.local("bench"))
     resume = bench_resume(url, match_id)
     state_hands = len(record["hands"])
     events = sum(len(h["events"]) for h in record["hands"])

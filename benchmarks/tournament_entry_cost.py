@@ -29,6 +29,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from scorepad.access import Caller
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import event as sa_event
@@ -88,12 +90,12 @@ def apply(store: Any, match_id: int, run: TableRun, step: Step, confirm: Callabl
         step.done()
         hand = run.match.current
         assert hand is not None
-        store.start_hand(match_id, hand.setter)
+        store.start_hand(match_id, hand.setter, caller=Caller.local())
         return
     elif step.write == "settle":
-        store.settle(match_id, step.event)
+        store.settle(match_id, step.event, caller=Caller.local())
     else:
-        store.append(match_id, step.event)
+        store.append(match_id, step.event, caller=Caller.local())
     step.done()
 
 

@@ -123,8 +123,18 @@ def _put(parent: Any, key: Any, value: Any, *, insert: bool) -> None:
 class FletClient:
     """One page on a score-pad server, over a raw WebSocket."""
 
-    def __init__(self, base_url: str, route: str = "/", *, width: int = 412, height: int = 900) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        route: str = "/",
+        *,
+        width: int = 412,
+        height: int = 900,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self.ws_url = base_url.replace("http://", "ws://").rstrip("/") + "/ws"
+        # Sent with the WebSocket's opening request: the join cookie, an X-Forwarded-For (a LAN phone).
+        self.headers = headers or {}
         self.route = route
         self.width, self.height = width, height
         # identifier -> control id, for every identified control the page has shown (the latest of each).
@@ -144,7 +154,7 @@ class FletClient:
         """Connect and register; waits for the first patch (and for ``ready``'s control, if named)."""
         from websockets.asyncio.client import connect
 
-        self._ws = await connect(self.ws_url, max_size=None, open_timeout=timeout)
+        self._ws = await connect(self.ws_url, max_size=None, open_timeout=timeout, additional_headers=self.headers)
         page = {"route": self.route, "width": self.width, "height": self.height, "web": True, "platform": "linux"}
         await self._send(REGISTER, {"session_id": "", "page_name": "", "page": page})
         self._reader = asyncio.create_task(self._read())
@@ -274,8 +284,18 @@ def _ext(code: int, data: bytes) -> Any:
 class WebServer:
     """``python -m scorepad.app web`` in a subprocess on 127.0.0.1 (``--workers N`` when asked)."""
 
-    def __init__(self, db_url: str, log_path: Path, *, workers: int = 1, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        log_path: Path,
+        *,
+        workers: int = 1,
+        env: dict[str, str] | None = None,
+        host: str = "127.0.0.1",
+    ) -> None:
         self.db_url = db_url
+        # 0.0.0.0: served beyond this computer (the join door asks for the code); tests still connect to 127.0.0.1.
+        self.host = host
         self.log_path = log_path
         self.workers = workers
         self.port = free_port()
@@ -289,7 +309,7 @@ class WebServer:
     def start(self, *, timeout: float = 60.0) -> WebServer:
         """Start it and wait until the page answers. Raises RuntimeError if it never does."""
         env = dict(os.environ, FLET_WEB_NO_CDN="1", PYTHONUNBUFFERED="1", **self.env)
-        args = [sys.executable, "-m", "scorepad.app", "web", "--host", "127.0.0.1", "--port", str(self.port)]
+        args = [sys.executable, "-m", "scorepad.app", "web", "--host", self.host, "--port", str(self.port)]
         args += ["--db", self.db_url]
         if self.workers > 1:
             args += ["--workers", str(self.workers)]

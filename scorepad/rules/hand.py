@@ -194,6 +194,18 @@ class HandState:
                 out[rules.side_of(seat)] -= RENEGE_DEDUCTION
         return out
 
+    def scoring_side(self) -> int:
+        """The side the hand went to: the settlement's taker, else the game's winner, else the setter's side.
+
+        Its opponents are the ones who check and confirm the hand's figures at a
+        tournament table (a scorer's own side never confirms its own entry).
+        """
+        if self.settlement is not None and self.settlement.to is not None:
+            return self.settlement.to
+        if self.won_side is not None:
+            return self.won_side
+        return self.rules.side_of(self.setter)
+
     def winner(self) -> int | None:
         """The side that won the game in this hand, once the hand's end is known."""
         if self.how == WON:

@@ -5,6 +5,7 @@ the rules engine. See docs/store.md.
 """
 
 from scorepad.store.errors import (
+    AccessRefused,
     AwaitsSettlement,
     BrokenLog,
     ConnectionLost,
@@ -15,6 +16,7 @@ from scorepad.store.errors import (
     MatchFinished,
     NothingToAmend,
     NothingToUndo,
+    NotInTrash,
     ReadOnlyDatabase,
     SaveUncertain,
     SchemaTooNew,
@@ -27,6 +29,7 @@ from scorepad.store.store import AuditItem, Store, open_store
 from scorepad.store.summary import MatchSummary
 
 __all__ = [
+    "AccessRefused",
     "AuditItem",
     "AwaitsSettlement",
     "BrokenLog",
@@ -38,6 +41,7 @@ __all__ = [
     "MatchFinished",
     "MatchSnapshot",
     "MatchSummary",
+    "NotInTrash",
     "NothingToAmend",
     "NothingToUndo",
     "ReadOnlyDatabase",

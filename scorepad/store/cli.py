@@ -22,13 +22,14 @@ from rich.markup import escape
 from rich.table import Table
 from sqlalchemy.exc import SQLAlchemyError
 
+from scorepad.access import Caller
 from scorepad.printable import printable
 from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE, read_record_file
 from scorepad.rules import IllegalRecordError, RecordFormatError
 from scorepad.store.errors import StoreError
 from scorepad.store.health import DatabaseUnusable, open_checked
 from scorepad.store.ids import parse_match_id
-from scorepad.store.matches import match_marks
+from scorepad.store.matches import delete_match, match_marks, restore_match, trashed_matches
 from scorepad.store.store import Store
 
 DB_HELP = "database URL or SQLite file (default: SCOREPAD_DATABASE_URL, else the app's own file)"
@@ -58,7 +59,18 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     lst = subparsers.add_parser("matches", help="list the stored matches")
     lst.add_argument("--db", metavar="URL", help=DB_HELP)
     lst.add_argument("--json", action="store_true", help="print a JSON list")
+    lst.add_argument("--deleted", action="store_true", help="list the matches in the Trash instead")
     lst.set_defaults(func=run_matches)
+
+    delete = subparsers.add_parser("delete", help="put a stored match in the Trash (restore brings it back)")
+    delete.add_argument("match_id", metavar="MATCH_ID", help="the match's id (see `matches`)")
+    delete.add_argument("--db", metavar="URL", help=DB_HELP)
+    delete.set_defaults(func=run_delete)
+
+    restore = subparsers.add_parser("restore", help="take a match out of the Trash (see `matches --deleted`)")
+    restore.add_argument("match_id", metavar="MATCH_ID", help="the match's id (see `matches --deleted`)")
+    restore.add_argument("--db", metavar="URL", help=DB_HELP)
+    restore.set_defaults(func=run_restore)
 
 
 def _device() -> str:
@@ -112,7 +124,7 @@ def run_import(args: argparse.Namespace) -> int:
 
     def work(store: Store) -> int:
         try:
-            match_id = store.import_record(text, device=_device())
+            match_id = store.import_record(text, caller=Caller.local(_device()))
         except RecordFormatError as err:
             raise _Failure(f"{path}: {err}", EXIT_UNREADABLE) from err
         except IllegalRecordError as err:
@@ -146,10 +158,70 @@ def run_export(args: argparse.Namespace) -> int:
     return _with_store(args, work)
 
 
-def run_matches(args: argparse.Namespace) -> int:
-    """``scorepad matches [--json]``: id, players, rules, started, status, scores, and the table label."""
+def run_delete(args: argparse.Namespace) -> int:
+    """``scorepad delete MATCH_ID``: the match goes to the Trash (from this computer, through the door)."""
 
     def work(store: Store) -> int:
+        match_id = parse_match_id(args.match_id)
+        delete_match(store, match_id, caller=Caller.local(_device()))
+        sys.stdout.write(f"match {match_id} is in the Trash: `scorepad restore {match_id}` brings it back\n")
+        return 0
+
+    return _with_store(args, work)
+
+
+def run_restore(args: argparse.Namespace) -> int:
+    """``scorepad restore MATCH_ID``: take the match out of the Trash (from this computer, through the door)."""
+
+    def work(store: Store) -> int:
+        match_id = parse_match_id(args.match_id)
+        restore_match(store, match_id, caller=Caller.local(_device()))
+        sys.stdout.write(f"match {match_id} is restored\n")
+        return 0
+
+    return _with_store(args, work)
+
+
+def _run_trash(args: argparse.Namespace, store: Store) -> int:
+    """``scorepad matches --deleted``: the Trash, the latest deleted first."""
+    trashed = trashed_matches(store)
+    if args.json:
+        listed = [
+            {
+                "id": m.id,
+                "deleted": m.deleted_at.isoformat(),
+                "deleted_by": m.deleted_by,
+                "players": m.players,
+                "label": m.label,
+                "status": m.status,
+            }
+            for m in trashed
+        ]
+        sys.stdout.write(json.dumps(listed) + "\n")
+        return 0
+    table = Table(title=f"{len(trashed)} matches in the Trash" if trashed else "the Trash is empty")
+    for column in ("id", "players", "deleted", "by", "status", "label"):
+        table.add_column(column, justify="right" if column == "id" else "left", no_wrap=True)
+    for m in trashed:
+        table.add_row(
+            str(m.id),
+            escape(printable(", ".join(m.players))),
+            m.deleted_at.astimezone().strftime("%Y-%m-%d %H:%M"),
+            escape(printable(m.deleted_by or "")),
+            escape(printable(m.status)),
+            escape(printable(m.label or "")),
+        )
+    width = None if sys.stdout.isatty() else 10_000
+    Console(highlight=False, soft_wrap=True, width=width).print(table)
+    return 0
+
+
+def run_matches(args: argparse.Namespace) -> int:
+    """``scorepad matches [--json] [--deleted]``: id, players, rules, started, status, scores, and the table label."""
+
+    def work(store: Store) -> int:
+        if args.deleted:
+            return _run_trash(args, store)
         matches = store.list_matches()
         marks = match_marks(store)
         if args.json:

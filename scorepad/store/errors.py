@@ -35,6 +35,14 @@ class UnknownMatch(StoreError, LookupError):
         self.match_id = match_id
 
 
+class NotInTrash(StoreError, LookupError):
+    """No match with that id is in the Trash (never deleted, or restored already)."""
+
+    def __init__(self, match_id: object) -> None:
+        super().__init__(f"match {match_id} is not in the Trash")
+        self.match_id = match_id
+
+
 class NothingToUndo(StoreError):
     """Undo or redo was asked for where there is nothing to undo or redo."""
 
@@ -130,3 +138,7 @@ class SaveUncertain(DatabaseUnavailable):
             f"The score-pad lost the database while saving: {self.reason}; reload the match to see"
             " whether the last entry was kept.",
         )
+
+
+class AccessRefused(StoreError, PermissionError):
+    """The door refused the write (``scorepad.access``): the message says why and who may; nothing was written."""

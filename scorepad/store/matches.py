@@ -21,13 +21,14 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlmodel import Session, col
 
+from scorepad.access import Caller, Write
 from scorepad.rules.errors import RecordFormatError
 from scorepad.rules.names import check_name
 from scorepad.store import repository as repo
 from scorepad.store.db import session_scope, writer
-from scorepad.store.errors import StoreError, UnknownMatch
+from scorepad.store.errors import NotInTrash, StoreError, UnknownMatch
 from scorepad.store.models import AuditEntry, Match, Seat, as_utc, utcnow
-from scorepad.store.store import AuditItem, Store
+from scorepad.store.store import AuditItem, Store, pass_door
 from scorepad.store.summary import MatchSummary
 from scorepad.store.tables import core_table
 
@@ -94,22 +95,23 @@ def clean_label(label: str | None) -> str | None:
     return text
 
 
-def label_match(store: Store, match_id: int, label: str | None, *, device: str | None = None) -> str | None:
+def label_match(store: Store, match_id: int, label: str | None, *, caller: Caller) -> str | None:
     """Give the match a table label (None or blank: no label); returns the label stored.
 
-    Raises ``MatchEditRefused`` (see ``clean_label``) and ``UnknownMatch``.
+    Raises ``MatchEditRefused`` (see ``clean_label``), ``UnknownMatch`` and ``AccessRefused``.
     """
     text = clean_label(label)
     with session_scope(writer(store.engine)) as session:
         before = _row(session, match_id).label
+        pass_door(session, match_id, caller, Write.LABEL)
         if before == text:
             return text
         session.execute(update(_MATCHES).where(_MATCHES.c.id == match_id).values(label=text))
-        _audit(session, match_id, "label", device, {"from": before, "to": text})
+        _audit(session, match_id, "label", caller, {"from": before, "to": text})
     return text
 
 
-def rename_player(store: Store, match_id: int, seat: int, name: str, *, device: str | None = None) -> list[str]:
+def rename_player(store: Store, match_id: int, seat: int, name: str, *, caller: Caller) -> list[str]:
     """Rename the player in ``seat`` of a match already started; returns the players in seat order.
 
     The name is checked as a new match's would be (``scorepad.rules.names``:
@@ -117,10 +119,11 @@ def rename_player(store: Store, match_id: int, seat: int, name: str, *, device: 
     the same name, case aside). The record's events name seats, not players, so
     the log is untouched; the match's revision moves on so every screen reloads
     it. Raises ``MatchEditRefused`` (the engine's sentence), ``UnknownMatch``
-    and ``StoreConflict`` (another device wrote at the same moment).
+    ``StoreConflict`` (another device wrote at the same moment) and ``AccessRefused``.
     """
     with session_scope(writer(store.engine)) as session:
         row = _row(session, match_id)
+        pass_door(session, match_id, caller, Write.RENAME)
         players = list(repo.match_header(session=session, match_id=match_id).players)
         if not 0 <= seat < len(players):
             raise MatchEditRefused(f"This match has seats 0 to {len(players) - 1}, not {seat}.")
@@ -140,34 +143,38 @@ def rename_player(store: Store, match_id: int, seat: int, name: str, *, device: 
         repo.advance_revision(
             session=session, match_id=match_id, expected=row.revision, to=row.revision + 1, summary=summary
         )
-        _audit(session, match_id, "rename", device, {"seat": seat, "from": old, "to": new})
+        _audit(session, match_id, "rename", caller, {"seat": seat, "from": old, "to": new})
     # Every screen following the match reloads it, as after any entry (Store.add_commit_listener).
-    store._committed(match_id, row.revision + 1, device)
+    store._committed(match_id, row.revision + 1, caller.view)
     return new_names
 
 
-def archive_match(store: Store, match_id: int, *, archived: bool = True, device: str | None = None) -> None:
+def archive_match(store: Store, match_id: int, *, caller: Caller, archived: bool = True) -> None:
     """Archive a match (hidden from the history's default view) or bring it back.
 
-    Archiving twice is harmless. Raises ``UnknownMatch``.
+    Archiving twice is harmless. Raises ``UnknownMatch`` and ``AccessRefused``.
     """
     with session_scope(writer(store.engine)) as session:
         row = _row(session, match_id)
+        pass_door(session, match_id, caller, Write.ARCHIVE)
         if (row.archived_at is not None) == archived:
             return
         session.execute(
             update(_MATCHES).where(_MATCHES.c.id == match_id).values(archived_at=utcnow() if archived else None)
         )
-        _audit(session, match_id, "archive" if archived else "unarchive", device, {})
+        _audit(session, match_id, "archive" if archived else "unarchive", caller, {})
 
 
-def delete_match(store: Store, match_id: int, *, device: str | None = None) -> None:
-    """Delete a match: gone from every listing and from loading; its log and audit stay.
+def delete_match(store: Store, match_id: int, *, caller: Caller) -> None:
+    """Put a match in the Trash: gone from every listing and from loading; its log and audit stay.
 
-    Raises ``UnknownMatch`` (also for a match deleted already).
+    ``restore_match`` brings it back. Raises ``UnknownMatch`` (also for a
+    match deleted already) and ``AccessRefused`` (a tournament's match, or
+    a joined device that did not start it).
     """
     with session_scope(writer(store.engine)) as session:
         row = _row(session, match_id)
+        pass_door(session, match_id, caller, Write.DELETE)
         session.execute(
             update(_MATCHES).where(_MATCHES.c.id == match_id).values(deleted_at=utcnow(), revision=row.revision + 1)
         )
@@ -176,9 +183,71 @@ def delete_match(store: Store, match_id: int, *, device: str | None = None) -> N
             session,
             match_id,
             "delete",
-            device,
+            caller,
             {"players": summary.get("players"), "label": row.label, "status": row.status},
         )
+    store._committed(match_id, row.revision + 1, caller.view)
+
+
+def restore_match(store: Store, match_id: int, *, caller: Caller) -> None:
+    """Take a match out of the Trash: listed and loaded again as it was.
+
+    Raises ``NotInTrash`` and ``AccessRefused``
+    (only this computer or the device that started it may).
+    """
+    table = _MATCHES
+    with session_scope(writer(store.engine)) as session:
+        pass_door(session, match_id, caller, Write.RESTORE)
+        row = session.execute(
+            select(table.c.revision).where(table.c.id == match_id, table.c.deleted_at.is_not(None))
+        ).first()
+        if row is None:
+            raise NotInTrash(match_id)
+        session.execute(update(table).where(table.c.id == match_id).values(deleted_at=None, revision=row.revision + 1))
+        _audit(session, match_id, "restore", caller, {})
+    store._committed(match_id, row.revision + 1, caller.view)
+
+
+@dataclass(frozen=True)
+class TrashedMatch:
+    """A match in the Trash: when it was deleted and by whom, and what it was."""
+
+    id: int
+    deleted_at: datetime
+    deleted_by: str | None
+    players: list[str]
+    label: str | None
+    status: str
+
+
+def trashed_matches(store: Store) -> list[TrashedMatch]:
+    """The matches in the Trash, the latest deleted first (``scorepad matches --deleted``, the history's Trash)."""
+    table = _MATCHES
+    audit = core_table(AuditEntry)
+    deleted_by = (
+        select(audit.c.device)
+        .where(audit.c.match_id == table.c.id, audit.c.action == "delete")
+        .order_by(audit.c.id.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    query = (
+        select(table.c.id, table.c.deleted_at, deleted_by, table.c.summary, table.c.label, table.c.status)
+        .where(table.c.deleted_at.is_not(None))
+        .order_by(table.c.deleted_at.desc(), table.c.id.desc())
+    )
+    with session_scope(store.engine) as session:
+        return [
+            TrashedMatch(
+                id=match_id,
+                deleted_at=as_utc(when) or when,
+                deleted_by=by,
+                players=list((summary or {}).get("players") or []),
+                label=label,
+                status=status,
+            )
+            for match_id, when, by, summary, label, status in session.execute(query)
+        ]
 
 
 def match_label(store: Store, match_id: int) -> str | None:
@@ -271,8 +340,8 @@ def _row(session: Session, match_id: int) -> Any:
     return row
 
 
-def _audit(session: Session, match_id: int, action: str, device: str | None, detail: dict[str, Any]) -> None:
-    repo.add_audit(session=session, match_id=match_id, action=action, device=device, now=utcnow(), detail=detail)
+def _audit(session: Session, match_id: int, action: str, caller: Caller, detail: dict[str, Any]) -> None:
+    repo.add_audit(session=session, match_id=match_id, action=action, device=caller.view, now=utcnow(), detail=detail)
 
 
 def started_day(moment: datetime) -> date:

@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from scorepad.access import Caller, MatchFacts, Refused, Write, authorize
 from scorepad.gc_pause import cyclic_gc_paused
 from scorepad.rules import (
     Event,
@@ -45,6 +46,7 @@ from scorepad.store import repository as repo
 from scorepad.store.db import make_engine, writer
 from scorepad.store.describe import entry_words, moved_on
 from scorepad.store.errors import (
+    AccessRefused,
     AwaitsSettlement,
     BrokenLog,
     MatchFinished,
@@ -52,7 +54,9 @@ from scorepad.store.errors import (
     NothingToUndo,
     StoreConflict,
     StoreError,
+    UnknownMatch,
 )
+from scorepad.store.facts import match_facts
 from scorepad.store.faults import FileGuard, transaction
 from scorepad.store.listing import list_row_by_row
 from scorepad.store.log import Entry, FoldedLog, event_payload, fold
@@ -156,7 +160,7 @@ class Store:
         options: dict[str, Any] | None = None,
         players: Sequence[str] | None = None,
         *,
-        device: str | None = None,
+        caller: Caller,
     ) -> int:
         """Store a new match with no hands yet; returns its id.
 
@@ -175,9 +179,11 @@ class Store:
         )
         state = MatchState(record.rules, list(record.players))
         now = utcnow()
+        authorize_or_refuse(caller, Write.CREATE, None)
+        device = caller.view
 
         def write(session: Session) -> int:
-            match_id = _insert_match(session, record, state, device=device, now=now)
+            match_id = _insert_match(session, record, state, device=caller.creator, now=now)
             repo.add_audit(
                 session=session,
                 match_id=match_id,
@@ -224,6 +230,13 @@ class Store:
             top = loaded.log.undo_target()
             return loaded.state, None if top is None else top.kind
 
+    def facts(self, match_id: int) -> MatchFacts:
+        """What the door knows of ``match_id`` now (its creator, its tournament table). Raises ``UnknownMatch``."""
+        facts = self._transact(lambda session: match_facts(session=session, match_id=match_id), saving=False)
+        if facts is None:
+            raise UnknownMatch(match_id)
+        return facts
+
     def list_matches(self) -> list[MatchSummary]:
         """Every stored match, newest first, from the listing cache."""
         with cyclic_gc_paused():
@@ -260,7 +273,7 @@ class Store:
         match_id: int,
         setter: int | None = None,
         *,
-        device: str | None = None,
+        caller: Caller,
         expected_revision: int | None = None,
     ) -> MatchSnapshot:
         """Start the next hand with ``setter`` (None where the rules fix it).
@@ -275,14 +288,14 @@ class Store:
             hand = work.start_hand(setter)
             return _Change(hand.number, START, {"setter": setter}, work, "start")
 
-        return self._write(match_id, plan, device=device, expected_revision=expected_revision)
+        return self._write(match_id, plan, caller=caller, expected_revision=expected_revision)
 
     def append(
         self,
         match_id: int,
         event: Event | dict[str, Any],
         *,
-        device: str | None = None,
+        caller: Caller,
         expected_revision: int | None = None,
     ) -> MatchSnapshot:
         """Append one event (a ``Play``, ``Draw``... or its record dict) to the current hand.
@@ -300,10 +313,10 @@ class Store:
             assert hand is not None
             return _Change(hand.number, event_kind(checked), checked.to_dict(), work, "append")
 
-        return self._write(match_id, plan, device=device, expected_revision=expected_revision)
+        return self._write(match_id, plan, caller=caller, expected_revision=expected_revision)
 
     def settle(
-        self, match_id: int, remaining: Any, *, device: str | None = None, expected_revision: int | None = None
+        self, match_id: int, remaining: Any, *, caller: Caller, expected_revision: int | None = None
     ) -> MatchSnapshot:
         """Settle the current hand with each seat's remaining tiles or pips (records.md §4).
 
@@ -325,14 +338,14 @@ class Store:
             assert hand is not None
             return _Change(hand.number, SETTLE, {"remaining": remaining}, work, "settle")
 
-        return self._write(match_id, plan, device=device, expected_revision=expected_revision)
+        return self._write(match_id, plan, caller=caller, expected_revision=expected_revision)
 
     def amend(
         self,
         match_id: int,
         event: Event | dict[str, Any] | None,
         *,
-        device: str | None = None,
+        caller: Caller,
         expected_revision: int | None = None,
     ) -> MatchSnapshot:
         """Replace the last entry of the current hand with ``event``, or withdraw it (``None``).
@@ -371,28 +384,29 @@ class Store:
             work = rebuild(loaded.header, log, base=loaded.state, from_hand=target.hand, checking=True)
             return _Change(target.hand, AMEND, payload, work, AMEND, log=log)
 
-        return self._write(match_id, plan, device=device, expected_revision=expected_revision)
+        return self._write(match_id, plan, caller=caller, expected_revision=expected_revision)
 
-    def undo(self, match_id: int, *, device: str | None = None, expected_revision: int | None = None) -> MatchSnapshot:
+    def undo(self, match_id: int, *, caller: Caller, expected_revision: int | None = None) -> MatchSnapshot:
         """Take back the last standing entry (an event, a settlement or a hand's start).
 
         The undo is itself a log entry and an audit line; nothing is deleted.
         Raises ``NothingToUndo``, ``UnknownMatch``, ``MatchFinished``, ``StoreConflict``.
         """
-        return self._correct(match_id, UNDO, device=device, expected_revision=expected_revision)
+        return self._correct(match_id, UNDO, caller=caller, expected_revision=expected_revision)
 
-    def redo(self, match_id: int, *, device: str | None = None, expected_revision: int | None = None) -> MatchSnapshot:
+    def redo(self, match_id: int, *, caller: Caller, expected_revision: int | None = None) -> MatchSnapshot:
         """Put back the entry most recently undone, if nothing was entered since.
 
         Raises ``NothingToUndo``, ``UnknownMatch``, ``MatchFinished``, ``StoreConflict``.
         """
-        return self._correct(match_id, REDO, device=device, expected_revision=expected_revision)
+        return self._correct(match_id, REDO, caller=caller, expected_revision=expected_revision)
 
-    def finish(self, match_id: int, *, device: str | None = None, expected_revision: int | None = None) -> None:
+    def finish(self, match_id: int, *, caller: Caller, expected_revision: int | None = None) -> None:
         """Close the match: it is listed as finished and takes no more entries.
 
         Raises ``UnknownMatch`` and ``StoreConflict``; finishing twice is harmless.
         """
+        device = caller.view
         with self._lock:
             loaded = self._view(match_id, device)
             if loaded.header.finished_at is not None:
@@ -403,6 +417,7 @@ class Store:
             header = loaded.header
 
             def write(session: Session) -> None:
+                pass_door(session, match_id, caller, Write.SCORE)
                 repo.advance_revision(
                     session=session,
                     match_id=match_id,
@@ -450,14 +465,17 @@ class Store:
 
     # -- records ---------------------------------------------------------------
 
-    def import_record(self, obj_or_text: str | bytes | dict[str, Any] | Record, *, device: str | None = None) -> int:
+    def import_record(self, obj_or_text: str | bytes | dict[str, Any] | Record, *, caller: Caller) -> int:
         """Store a whole sniff-record/1 as a new match; returns its id.
 
         The record is replayed through the engine first; only a record the
         rules accept is stored, all of it in one transaction. Raises the
         engine's ``RecordFormatError`` (not a readable record) or
-        ``IllegalRecordError`` (the rules refuse it); nothing is then written.
+        ``IllegalRecordError`` (the rules refuse it), or ``AccessRefused``
+        (the caller may not import); nothing is then written.
         """
+        authorize_or_refuse(caller, Write.IMPORT, None)
+        device = caller.view
         if isinstance(obj_or_text, Record):
             record = obj_or_text
         elif isinstance(obj_or_text, (str, bytes)):
@@ -476,7 +494,7 @@ class Store:
         now = utcnow()
 
         def write(session: Session) -> int:
-            match_id = _insert_match(session, record, state, device=device, now=now, revision=len(log))
+            match_id = _insert_match(session, record, state, device=caller.creator, now=now, revision=len(log))
             hand_ids = {
                 number: repo.hand_id(session=session, match_id=match_id, number=number, now=now)
                 for number in range(1, len(record.hands) + 1)
@@ -627,7 +645,7 @@ class Store:
         # The last hand the cached view holds is replayed too: an unfinished hand is never shared.
         return cached.state, min([entry.hand for entry in entries[known:]] + [len(cached.state.hands)])
 
-    def _correct(self, match_id: int, kind: str, *, device: str | None, expected_revision: int | None) -> MatchSnapshot:
+    def _correct(self, match_id: int, kind: str, *, caller: Caller, expected_revision: int | None) -> MatchSnapshot:
         """Store an undo or a redo: an entry naming the entry it takes back or puts back."""
 
         def plan(loaded: _Loaded) -> _Change:
@@ -646,10 +664,10 @@ class Store:
             work = rebuild(loaded.header, log, base=loaded.state, from_hand=target.hand)
             return _Change(target.hand, kind, entry.payload, work, kind, log=log)
 
-        return self._write(match_id, plan, device=device, expected_revision=expected_revision)
+        return self._write(match_id, plan, caller=caller, expected_revision=expected_revision)
 
     def _write(
-        self, match_id: int, plan: Any, *, device: str | None, expected_revision: int | None = None
+        self, match_id: int, plan: Any, *, caller: Caller, expected_revision: int | None = None
     ) -> MatchSnapshot:
         """Validate one entry with ``plan`` and store it; returns the new snapshot.
 
@@ -660,13 +678,14 @@ class Store:
         hear of it after the lock is released.
         """
         with self._lock:
-            state = self._write_locked(match_id, plan, device=device, expected_revision=expected_revision)
-        self._committed(match_id, state.revision, device)
+            state = self._write_locked(match_id, plan, caller=caller, expected_revision=expected_revision)
+        self._committed(match_id, state.revision, caller.view)
         return state
 
     def _write_locked(
-        self, match_id: int, plan: Any, *, device: str | None, expected_revision: int | None
+        self, match_id: int, plan: Any, *, caller: Caller, expected_revision: int | None
     ) -> MatchSnapshot:
+        device = caller.view
         # Validate against the match as this device was last shown it, not as
         # it is now: if another device wrote since, the commit fails with
         # StoreConflict instead of silently entering the same event twice.
@@ -676,6 +695,9 @@ class Store:
             loaded = self._view(match_id, device)
             if loaded.header.revision != expected_revision:
                 raise self._moved_on(loaded)
+        # The door before the engine: a caller who may not write here learns that, not the rules' verdict.
+        # It is asked again inside the commit's transaction, where a lock made a moment ago is seen.
+        self._transact(lambda session: pass_door(session, match_id, caller, Write.SCORE), saving=False)
         if loaded.header.finished_at is not None:
             raise MatchFinished(f"match {match_id} is finished and takes no more entries")
         try:
@@ -684,7 +706,7 @@ class Store:
             except (SniffError, NothingToUndo, NothingToAmend) as err:
                 self._refusal_was_stale(loaded, err)
                 raise
-            entry = self._commit(loaded, change, device=device)
+            entry = self._commit(loaded, change, caller=caller)
         except StoreConflict as err:
             raise self._conflict(match_id, device) from err
         except BaseException:
@@ -729,8 +751,9 @@ class Store:
         if revision != loaded.header.revision:
             raise StoreConflict() from err
 
-    def _commit(self, loaded: _Loaded, change: _Change, *, device: str | None) -> Entry:
+    def _commit(self, loaded: _Loaded, change: _Change, *, caller: Caller) -> Entry:
         header = loaded.header
+        device = caller.view
         entry = Entry(
             hand=change.hand,
             seq=loaded.log.next_seq(change.hand),
@@ -746,6 +769,9 @@ class Store:
         now = utcnow()
 
         def write(session: Session) -> None:
+            # The door first, in the write's own transaction: a lock or a forfeit a moment ago stops it.
+            pass_door(session, header.id, caller, Write.SCORE)
+
             # The insert comes first: when two writers race for one hand it is
             # the UNIQUE(hand_id, seq) constraint that decides who wins.
             def append() -> int | None:
@@ -833,3 +859,22 @@ def _insert_match(
         now=now,
         revision=revision,
     )
+
+
+def authorize_or_refuse(caller: Caller, write: Write, facts: MatchFacts | None) -> None:
+    """The door (``scorepad.access.authorize``), its refusal as the store's ``AccessRefused``."""
+    try:
+        authorize(caller, write, facts)
+    except Refused as err:
+        raise AccessRefused(str(err)) from err
+
+
+def pass_door(session: Session, match_id: int, caller: Caller, write: Write) -> None:
+    """Pass the door for ``write`` to ``match_id``, with its facts read in the write's own transaction.
+
+    Raises ``UnknownMatch`` (no such match) or ``AccessRefused``.
+    """
+    facts = match_facts(session=session, match_id=match_id)
+    if facts is None:
+        raise UnknownMatch(f"no match with id {match_id} is stored")
+    authorize_or_refuse(caller, write, facts)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
@@ -33,6 +32,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
+from scorepad.access import Caller, Who
 from scorepad.store.db import session_scope, writer
 from scorepad.store.models import as_utc, utcnow
 from scorepad.store.tournament_models import (
@@ -87,38 +87,15 @@ class Action(StrEnum):
     VIEW = "view"  # pairings, standings, results, the audit, verify-pairings
 
 
-ALLOWED: dict[Action, frozenset[Role]] = {
-    **{a: frozenset({Role.DIRECTOR}) for a in Action},
-    Action.SCORE: frozenset({Role.DIRECTOR, Role.TABLE}),
-    Action.CONFIRM: frozenset({Role.DIRECTOR, Role.TABLE}),
-    Action.VIEW: frozenset(Role),
+# The door's caller for each stored role.
+WHO = {Role.DIRECTOR: Who.DIRECTOR, Role.TABLE: Who.TABLE, Role.HALL: Who.HALL, Role.SPECTATOR: Who.SPECTATOR}
+
+ALLOWED: dict[Action, frozenset[Who]] = {
+    **{a: frozenset({Who.DIRECTOR}) for a in Action},
+    Action.SCORE: frozenset({Who.DIRECTOR, Who.TABLE}),
+    Action.CONFIRM: frozenset({Who.DIRECTOR, Who.TABLE}),
+    Action.VIEW: frozenset(WHO.values()),
 }
-
-_WORDS = {
-    Role.TABLE: "a table",
-    Role.HALL: "the hall screen",
-    Role.SPECTATOR: "a spectator",
-}
-
-
-@dataclass(frozen=True)
-class Caller:
-    """A checked credential: its role in one event, and for a table which one."""
-
-    role: Role
-    event_id: int
-    table_id: int | None = None
-    table_number: int | None = None
-    round_number: int | None = None
-    # A table's match in its round, read with the credential (None: a bye, or not a table).
-    match_id: int | None = None
-
-    @property
-    def label(self) -> str:
-        """How the audit trail names the caller."""
-        if self.role == Role.TABLE:
-            return f"table {self.table_number} (round {self.round_number})"
-        return self.role.value
 
 
 def hash_secret(secret: str) -> str:
@@ -213,6 +190,8 @@ class Gate:
     def issue_hall(self, caller: Caller) -> str:
         """A hall screen's token (read-only), issued by the director. Raises ``AccessDenied``."""
         self.permit(caller, Action.ISSUE)
+        if caller.event_id is None:
+            raise AccessDenied("the hall screen's token is issued by an event's director")
         return self._open_session(caller.event_id, Role.HALL, None)
 
     # -- the check ---------------------------------------------------------------
@@ -224,7 +203,7 @@ class Gate:
         event, or a table's token whose round is over or locked.
         """
         if not token:
-            return Caller(Role.SPECTATOR, event_id)
+            return Caller(Who.SPECTATOR, event_id=event_id)
         # One statement (it runs before every entry of every table): the credential, its table, that
         # table's round, and the number of the event's latest round (the one tables play now).
         rounds = aliased(TournamentRound, name="event_round")
@@ -260,18 +239,24 @@ class Gate:
         if role != Role.TABLE:
             if (as_utc(created_at) or self.now()) + SESSION_LIFETIME < self.now():
                 raise AccessDenied("this sign-in has expired; sign in again")
-            return Caller(role, event_id)
+            return Caller(WHO[role], event_id=event_id)
         if table_id is None or round_event != event_id or now is None or round_number != now:
             raise AccessDenied("this table code was for a round that is over")
         if locked_at is not None:
             raise AccessDenied(f"round {round_number} is locked: a table can no longer change it")
-        return Caller(Role.TABLE, event_id, table_id, table_number, round_number, match_id)
+        return Caller(
+            Who.TABLE,
+            event_id=event_id,
+            table_id=table_id,
+            table_number=table_number,
+            round_number=round_number,
+            match_id=match_id,
+        )
 
     def permit(self, caller: Caller, action: Action) -> Caller:
         """``caller`` if its role may do ``action``; raises ``AccessDenied`` otherwise."""
-        if caller.role not in ALLOWED[action]:
-            who = _WORDS.get(caller.role, caller.role.value)
-            raise AccessDenied(f"{who} may not {action.value}: only the director may")
+        if caller.who not in ALLOWED[action]:
+            raise AccessDenied(f"{caller.who.value} may not {action.value}: only the director may")
         return caller
 
     def require(self, token: str | None, event_id: int, action: Action, *, table_id: int | None = None) -> Caller:
@@ -281,7 +266,7 @@ class Gate:
         may not, a table acting on another table.
         """
         caller = self.permit(self.caller(token, event_id), action)
-        if caller.role == Role.TABLE and table_id is not None and caller.table_id != table_id:
+        if caller.who == Who.TABLE and table_id is not None and caller.table_id != table_id:
             raise AccessDenied(f"table {caller.table_number} may only change its own table")
         return caller
 

@@ -25,6 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col
 
+from scorepad.access import Caller, Refused, Who, authorize_confirmation
 from scorepad.rules import HandState, RecordFormatError, SniffError, make_ruleset
 from scorepad.rules.hand import HandEnd
 from scorepad.rules.previews import preview_settlement
@@ -44,7 +45,7 @@ from scorepad.store.tournament_models import (
     TournamentRound,
     TournamentTable,
 )
-from scorepad.tournament.access import Action, Caller, Gate, Role, check_password, hash_secret, new_table_code
+from scorepad.tournament.access import Action, Gate, check_password, hash_secret, new_table_code
 from scorepad.tournament.errors import AccessDenied, TournamentError
 from scorepad.tournament.kinds import KINDS, Kind
 from scorepad.tournament.pairing import (
@@ -608,10 +609,10 @@ class TournamentService:
     def table_match(self, token: str | None, event_id: int) -> tuple[int, MatchSnapshot]:
         """A table's own match id and its state now. Table role only."""
         caller = self.gate.require(token, event_id, Action.SCORE)
-        if caller.role != Role.TABLE:
+        if caller.who != Who.TABLE:
             raise AccessDenied("only a table has a table of its own; the director names the match")
         match_id = self._match_of(caller)
-        return match_id, self.store.load(match_id, device=caller.label)
+        return match_id, self.store.load(match_id, device=caller.view)
 
     def authorize_match(self, token: str | None, event_id: int, match_id: int) -> Caller:
         """Check that the caller may write to ``match_id`` (a web layer calls this before the store).
@@ -624,7 +625,7 @@ class TournamentService:
         """
         caller = self.gate.require(token, event_id, Action.SCORE)
         with session_scope(self._engine) as session:
-            if caller.role == Role.TABLE:
+            if caller.who == Who.TABLE:
                 if self._match_of(caller) != match_id:
                     raise AccessDenied(f"table {caller.table_number} may only change its own match")
                 table_id, number = caller.table_id, caller.table_number
@@ -646,26 +647,26 @@ class TournamentService:
         caller = self.authorize_match(token, event_id, match_id)
         with session_scope(self._engine) as session:
             event = _event(session, event_id)
-        state = self.store.load(match_id, device=caller.label)
+        state = self.store.load(match_id, device=caller.view)
         done = len(state.games()) if event.unit == "games" else len(state.hands)
         if done >= event.per_round:
             raise TournamentError(f"this table has played its {event.per_round} {event.unit} for the round")
-        return self.store.start_hand(match_id, setter, device=caller.label)
+        return self.store.start_hand(match_id, setter, caller=caller)
 
     def append(self, token: str | None, event_id: int, match_id: int, event: Any) -> MatchSnapshot:
         """Enter one event at a table (the engine checks it). Raises as ``Store.append``."""
         caller = self.authorize_match(token, event_id, match_id)
-        return self.store.append(match_id, event, device=caller.label)
+        return self.store.append(match_id, event, caller=caller)
 
     def settle(self, token: str | None, event_id: int, match_id: int, remaining: Any) -> MatchSnapshot:
         """Settle a table's hand. Raises as ``Store.settle``."""
         caller = self.authorize_match(token, event_id, match_id)
-        return self.store.settle(match_id, remaining, device=caller.label)
+        return self.store.settle(match_id, remaining, caller=caller)
 
     def undo(self, token: str | None, event_id: int, match_id: int) -> MatchSnapshot:
         """Take back a table's last entry. Raises as ``Store.undo``."""
         caller = self.authorize_match(token, event_id, match_id)
-        return self.store.undo(match_id, device=caller.label)
+        return self.store.undo(match_id, caller=caller)
 
     def correct(
         self, token: str | None, event_id: int, match_id: int, *, reason: str, amend: Any = None, undo: bool = False
@@ -683,14 +684,14 @@ class TournamentService:
         caller = self.gate.require(token, event_id, Action.REPAIR)
         reason = _reason(reason, "a correction needs a reason for the audit")
         self.authorize_match(token, event_id, match_id)
-        device = f"{caller.label}: {reason}"
+        caller = replace(caller, device=f"{caller.label}: {reason}")
         # The match as stored now, read for this correction: a view another screen loaded earlier
         # (the store lends a device the view last loaded without one) may be out of date.
-        now = self.store.load(match_id, device=device).revision
+        now = self.store.load(match_id, device=caller.view).revision
         state = (
-            self.store.undo(match_id, device=device, expected_revision=now)
+            self.store.undo(match_id, caller=caller, expected_revision=now)
             if undo
-            else self.store.amend(match_id, amend, device=device, expected_revision=now)
+            else self.store.amend(match_id, amend, caller=caller, expected_revision=now)
         )
         latest = self.store.audit(match_id)[-1]
         with session_scope(self._writer) as session:
@@ -758,8 +759,8 @@ class TournamentService:
             if _forfeits(session, [_pk(table)]):
                 raise TournamentError(f"table {table_number} was forfeited: its hands no longer count")
             match_id = table.match_id
-        device = f"{caller.label}: {reason}"
-        state, top = self.store.last_entry(match_id, device=device)
+        caller = replace(caller, device=f"{caller.label}: {reason}")
+        state, top = self.store.last_entry(match_id, device=caller.view)
         last = _settled_hand(state, top, table_number, hand)
         if remaining == last.remaining:
             raise TournamentError(f"hand {last.number} at table {table_number} is already settled with those figures")
@@ -771,14 +772,14 @@ class TournamentService:
             raise TournamentError(
                 f"hand {last.number} at table {table_number} keeps its settlement: {preview.refusal.rstrip('.')}"
             )
-        unsettled = self.store.undo(match_id, device=device, expected_revision=state.revision)
+        unsettled = self.store.undo(match_id, caller=caller, expected_revision=state.revision)
         try:
-            self.store.settle(match_id, remaining, device=device, expected_revision=unsettled.revision)
+            self.store.settle(match_id, remaining, caller=caller, expected_revision=unsettled.revision)
         except (StoreError, SniffError):
             # Another device wrote between the two entries (the engine accepted the figures above):
             # put the old settlement back if nothing else was entered since, and say so.
             try:
-                self.store.redo(match_id, device=device, expected_revision=unsettled.revision)
+                self.store.redo(match_id, caller=caller, expected_revision=unsettled.revision)
             except (StoreError, SniffError):
                 raise TournamentError(
                     f"another device wrote to table {table_number} while hand {last.number} was being settled"
@@ -970,7 +971,7 @@ class TournamentService:
             if rnd is None:
                 raise TournamentError("no round is paired yet")
             table = _table(session, rnd, table_number)
-            if caller.role == Role.TABLE and caller.table_id != table.id:
+            if caller.who == Who.TABLE and caller.table_id != table.id:
                 raise AccessDenied(f"table {caller.table_number} may only confirm its own table")
             if table.match_id is None:
                 raise TournamentError(f"table {table_number} is a bye: there is nothing to confirm")
@@ -979,12 +980,24 @@ class TournamentService:
             players = {p.casefold() for e in _entrants(session, event_id) if e.id in table.entrants for p in e.players}
             done = self._confirmations(session, table.id)
         by = (by or "").strip()
-        if caller.role == Role.TABLE and by.casefold() not in players:
+        if caller.who == Who.TABLE and by.casefold() not in players:
             raise TournamentError("a hand is confirmed by a player of the opposing side, by name")
         record = self.store.export_record(table.match_id)
         state = self.store.load(table.match_id)
+        facts = self.store.facts(table.match_id)
         finished = [h.number for h in state.hands if h.finished]
         wanted = [hand] if hand is not None else finished
+        seats = [name.casefold() for name in state.players]
+        by_side = state.rules.side_of(seats.index(by.casefold())) if by.casefold() in seats else None
+        for number in wanted:
+            if number in finished:
+                # The one door: a table confirms only for the side that did not score the hand.
+                try:
+                    authorize_confirmation(
+                        caller, facts, by_side=by_side, scoring_side=state.hands[number - 1].scoring_side()
+                    )
+                except Refused as err:
+                    raise AccessDenied(str(err)) from err
         out = []
         with session_scope(self._writer) as session:
             for number in wanted:
@@ -1411,8 +1424,8 @@ class TournamentService:
         match_ids = []
         for t, entrants in enumerate(seated.tables, 1):
             players = seats_for([data.players[x] for x in entrants], partners=event.kind == Kind.PARTNERS)
-            match_id = self.store.create_match(event.rules, options, players, device=caller.label)
-            label_match(self.store, match_id, f"Event {event.id} R{number} T{t}", device=caller.label)
+            match_id = self.store.create_match(event.rules, options, players, caller=caller)
+            label_match(self.store, match_id, f"Event {event.id} R{number} T{t}", caller=caller)
             match_ids.append(match_id)
         codes = {t: new_table_code(t) for t in range(1, len(seated.tables) + 1)}
         try:
@@ -1467,13 +1480,13 @@ class TournamentService:
         except (IntegrityError, TournamentError) as err:
             # Nothing of the round was written: the matches made for it go too.
             for match_id in match_ids:
-                delete_match(self.store, match_id, device=caller.label)
+                delete_match(self.store, match_id, caller=caller)
             if isinstance(err, TournamentError):
                 raise
             raise TournamentError(f"round {number} was paired meanwhile by another device") from None
         if reason is not None:
             for old_id in data.round_matches.get(number, []):
-                delete_match(self.store, old_id, device=caller.label)
+                delete_match(self.store, old_id, caller=caller)
         return replace(self.round_view(None, _pk(event), number), codes=codes)
 
 

@@ -22,6 +22,7 @@ from typing import Any
 import msgpack
 import pytest
 
+from scorepad.access import Caller
 from scorepad.app.models.state import ScorePad
 from scorepad.app.models.table import Table
 from scorepad.app.models.tournament import Desk, Hall
@@ -51,8 +52,8 @@ def bug(*_args: Any, **_kw: Any) -> Any:
 
 def new_match(store: Store) -> int:
     """A two-player match with its first hand started (Ann sets)."""
-    match_id = store.create_match(players=["Ann", "Bob"])
-    store.start_hand(match_id, setter=0)
+    match_id = store.create_match(players=["Ann", "Bob"], caller=Caller.local())
+    store.start_hand(match_id, setter=0, caller=Caller.local())
     return match_id
 
 
@@ -172,16 +173,16 @@ async def test_a_bug_in_a_tap_kills_the_page_and_nothing_it_had_can_write(
     assert stored(store, match_id) == before
     # And whatever the page's objects still hold, the store refuses them at its boundary.
     writes = {
-        "store undo": lambda: page_store.undo(match_id, device=pad.device),
-        "store append": lambda: page_store.append(match_id, {"play": "5-6"}, device=pad.device),
-        "store settle": lambda: page_store.settle(match_id, [0, 0], device=pad.device),
-        "store start_hand": lambda: page_store.start_hand(match_id, setter=1, device=pad.device),
-        "store create_match": lambda: page_store.create_match(players=["Eve", "Fay"]),
+        "store undo": lambda: page_store.undo(match_id, caller=Caller.local(pad.device)),
+        "store append": lambda: page_store.append(match_id, {"play": "5-6"}, caller=Caller.local(pad.device)),
+        "store settle": lambda: page_store.settle(match_id, [0, 0], caller=Caller.local(pad.device)),
+        "store start_hand": lambda: page_store.start_hand(match_id, setter=1, caller=Caller.local(pad.device)),
+        "store create_match": lambda: page_store.create_match(players=["Eve", "Fay"], caller=Caller.local()),
         "store load": lambda: page_store.load(match_id),
         "table undo": table.undo,
         "table draw": table.draw,
         "table tile": lambda: table.tap_tile(5, 6),
-        "match book": lambda: pad.book.store.create_match(players=["Eve", "Fay"]),
+        "match book": lambda: pad.book.store.create_match(players=["Eve", "Fay"], caller=Caller.local()),
     }
     assert_refused(writes)
     assert stored(store, match_id) == before
@@ -333,7 +334,7 @@ async def test_a_tournament_table_page_that_crashes_is_dead(
     writes = {
         "guarded append": lambda: guarded.append(match_id, {"play": tiles[-1][5:]}, device=pad.device),
         "guarded undo": lambda: guarded.undo(match_id, device=pad.device),
-        "page store": lambda: pad.store.start_hand(match_id, setter=0, device=pad.device),
+        "page store": lambda: pad.store.start_hand(match_id, setter=0, caller=Caller.local(pad.device)),
     }
     assert_refused(writes, (PageRevoked, StoreError))
     assert stored(store, match_id) == before

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from scorepad.access import Caller
 from scorepad.app.models.dispute import Dispute
 from scorepad.app.models.state import DISPUTE, HOME, ScorePad
 
@@ -81,7 +82,7 @@ def _walk_notes(dispute: Dispute | None) -> list[str]:
 
 
 def test_a_stored_match_opens_from_its_route(store) -> None:
-    match_id = store.import_record(record_text("renege-proved"))
+    match_id = store.import_record(record_text("renege-proved"), caller=Caller.local())
     pad = ScorePad(store)
     pad.open_route(f"/dispute/{match_id}")
     assert pad.screen == DISPUTE and pad.route == f"/dispute/{match_id}"

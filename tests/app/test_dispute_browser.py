@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from scorepad.access import Caller
 from scorepad.store import open_store
 from tests.browser import CHROMIUM, AppServer, TablePage, launch_chromium
 
@@ -33,7 +34,7 @@ def stored(tmp_path: Path) -> Iterator[tuple[AppServer, int]]:
     url = f"sqlite:///{tmp_path / 'table.db'}"
     store = open_store(url=url)
     try:
-        match_id = store.import_record(RECORD.read_text())
+        match_id = store.import_record(RECORD.read_text(), caller=Caller.local())
     finally:
         store.close()
     app = AppServer(url).start(log_path=tmp_path / "server.log")

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from scorepad.access import Caller
 from scorepad.store import open_store
 from tests.flet_client import FletClient, PageTree, WebServer
 
@@ -27,8 +28,8 @@ def server(tmp_path: Path) -> Iterator[tuple[WebServer, int]]:
     db_url = f"sqlite:///{tmp_path / 'client.db'}"
     store = open_store(db_url)
     try:
-        match_id = store.create_match(players=["Ann", "Bob"])
-        store.start_hand(match_id, setter=0)
+        match_id = store.create_match(players=["Ann", "Bob"], caller=Caller.local())
+        store.start_hand(match_id, setter=0, caller=Caller.local())
     finally:
         store.close()
     web = WebServer(db_url, tmp_path / "server.log").start()

@@ -22,6 +22,7 @@ from flet.messaging.protocol import Message, MessageAction, RegisterClientRespon
 from flet.messaging.session import Session
 from flet.pubsub.pubsub_hub import PubSubHub
 
+from scorepad.access import Caller
 from scorepad.app.models.notices import change_words, entry_words
 from scorepad.app.shell import live as sessions
 from scorepad.app.shell.live import subscriptions
@@ -198,8 +199,8 @@ async def test_only_pages_on_the_match_are_subscribed_and_leaving_unsubscribes(
     home = await pages()
     assert subscriptions() == 0, "the home screen follows no match"
     match_id = await start_match(home)
-    other_id = store.create_match(players=["Ann", "Bob"])
-    store.start_hand(other_id, setter=0)
+    other_id = store.create_match(players=["Ann", "Bob"], caller=Caller.local())
+    store.start_hand(other_id, setter=0, caller=Caller.local())
     elsewhere = await pages(f"/match/{other_id}")
     watchers = [await pages(f"/match/{match_id}") for _ in range(3)]
     assert subscriptions() == 5
@@ -209,7 +210,7 @@ async def test_only_pages_on_the_match_are_subscribed_and_leaving_unsubscribes(
         await page.disconnect()
     assert subscriptions() == 2
     with caplog.at_level(logging.DEBUG):
-        store.append(match_id, {"play": "6-6"}, device="cli")
+        store.append(match_id, {"play": "6-6"}, caller=Caller.local("cli"))
         await watchers[2].wait_text("board-count", "12")
     assert elsewhere.text("board-count") == "0"
     assert "Traceback" not in caplog.text and "AttributeError" not in caplog.text
@@ -264,15 +265,15 @@ async def test_the_counter_counts_per_address() -> None:
 
 
 async def test_change_words_name_what_changed(store: Store) -> None:
-    match_id = store.create_match(players=["Ann", "Bob"])
+    match_id = store.create_match(players=["Ann", "Bob"], caller=Caller.local())
     empty = store.load(match_id)
-    started = store.start_hand(match_id, setter=1)
+    started = store.start_hand(match_id, setter=1, caller=Caller.local())
     assert change_words(empty, started) == "hand 1 started, Bob to set"
-    set_ = store.append(match_id, {"play": "4-4"})
+    set_ = store.append(match_id, {"play": "4-4"}, caller=Caller.local())
     assert entry_words(set_) == "Bob sets 4-4"
-    played = store.append(match_id, {"play": "4-6", "at": "right"})
+    played = store.append(match_id, {"play": "4-6", "at": "right"}, caller=Caller.local())
     assert change_words(set_, played) == "Ann plays 4-6 right"
-    undone = store.undo(match_id)
+    undone = store.undo(match_id, caller=Caller.local())
     assert change_words(played, undone) == "the last entry was taken back"
 
 
@@ -304,11 +305,11 @@ async def test_a_reload_that_fails_is_said_and_the_next_entry_heals_it(
         return real_load(*args, **kwargs)
 
     monkeypatch.setattr(store, "load", load)
-    store.append(match_id, {"play": "5-5"}, device="cli")
+    store.append(match_id, {"play": "5-5"}, caller=Caller.local("cli"))
     deadline = time.monotonic() + 10
     while second.message() is None and time.monotonic() < deadline:
         await asyncio.sleep(0.005)
     assert second.message() == "The table could not be brought up to date: the database is not answering"
     assert second.text("board-count") == "0"
-    store.append(match_id, {"play": "5-6", "at": "right"}, device="cli")
+    store.append(match_id, {"play": "5-6", "at": "right"}, caller=Caller.local("cli"))
     await second.wait_text("board-count", "16")

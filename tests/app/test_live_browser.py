@@ -19,6 +19,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+from scorepad.access import Caller
 from scorepad.store import open_store
 from tests.browser import CHROMIUM, PHONE, TablePage, launch_chromium
 from tests.flet_client import WebServer
@@ -60,8 +61,8 @@ def two_servers(pg_url: str, tmp_path: Path) -> Iterator[tuple[WebServer, WebSer
     """Two separate server processes on the one database, and a match with its first hand started."""
     store = open_store(pg_url)
     try:
-        match_id = store.create_match(players=["Ann", "Bob"])
-        store.start_hand(match_id, setter=0)
+        match_id = store.create_match(players=["Ann", "Bob"], caller=Caller.local())
+        store.start_hand(match_id, setter=0, caller=Caller.local())
     finally:
         store.close()
     first = WebServer(pg_url, tmp_path / "first.log").start()

@@ -22,6 +22,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+from scorepad.access import Caller
 from scorepad.store import open_store
 from tests.flet_client import FletClient, WebServer
 
@@ -33,8 +34,8 @@ def new_match(db_url: str) -> int:
     """A two-player match with its first hand started (Ann sets)."""
     store = open_store(db_url)
     try:
-        match_id = store.create_match(players=["Ann", "Bob"])
-        store.start_hand(match_id, setter=0)
+        match_id = store.create_match(players=["Ann", "Bob"], caller=Caller.local())
+        store.start_hand(match_id, setter=0, caller=Caller.local())
         return match_id
     finally:
         store.close()

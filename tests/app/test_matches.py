@@ -141,7 +141,7 @@ class TestHistory:
         assert len(pad.book.lines()) == 2
         pad.book.set_filter("since", "1st of May")
         assert len(pad.book.lines()) == 2
-        assert pad.book.message == "The day from should be written like 2026-12-01, not '1st of May'."
+        assert pad.book.day_problem == "The day from should be written like 2026-12-01, not '1st of May'."
 
     def test_archive_and_delete_ask_first_and_are_audited(self, store: Store) -> None:
         kept = new_table(store)

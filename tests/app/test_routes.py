@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from scorepad.access import Caller
 from scorepad.app.models.state import HOME, TABLE, ScorePad
 from scorepad.store import Store, UnknownMatch
 from scorepad.store.ids import MAX_MATCH_ID, parse_match_id
@@ -29,8 +30,8 @@ def test_opening_an_impossible_match_address_says_so(store: Store, route: str) -
 
 
 def test_a_stored_match_still_opens_by_its_address(store: Store) -> None:
-    match_id = store.create_match("smartt", players=["Ann", "Bob"])
-    store.start_hand(match_id, setter=0)
+    match_id = store.create_match("smartt", players=["Ann", "Bob"], caller=Caller.local())
+    store.start_hand(match_id, setter=0, caller=Caller.local())
     pad = ScorePad(store, device="test")
     pad.open_route(f"/match/{match_id}")
     assert pad.screen == TABLE and pad.table is not None

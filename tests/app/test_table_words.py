@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from scorepad.access import Caller
 from scorepad.app.models.table import Table
 from scorepad.store import Store
 
@@ -11,7 +12,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "analysis"
 
 
 def _table(store: Store, name: str) -> Table:
-    match_id = store.import_record((DATA / f"{name}.json").read_text())
+    match_id = store.import_record((DATA / f"{name}.json").read_text(), caller=Caller.local())
     return Table(store, match_id)
 
 
@@ -23,16 +24,16 @@ def test_moonfaced_shows_when_the_hand_ends(store: Store) -> None:
 
 
 def test_no_words_when_nothing_is_said(store: Store) -> None:
-    match_id = store.create_match(players=["Ann", "Bob"])
-    store.start_hand(match_id, 0)
-    store.append(match_id, {"play": "3-4"})
+    match_id = store.create_match(players=["Ann", "Bob"], caller=Caller.local())
+    store.start_hand(match_id, 0, caller=Caller.local())
+    store.append(match_id, {"play": "3-4"}, caller=Caller.local())
     assert Table(store, match_id).sayings() is None
 
 
 def test_training_hints_are_off_until_turned_on(store: Store) -> None:
-    match_id = store.create_match(players=["Ann", "Bob"])
-    store.start_hand(match_id, 0)
-    store.append(match_id, {"play": "3-4"})
+    match_id = store.create_match(players=["Ann", "Bob"], caller=Caller.local())
+    store.start_hand(match_id, 0, caller=Caller.local())
+    store.append(match_id, {"play": "3-4"}, caller=Caller.local())
     table = Table(store, match_id)
     assert table.hints() == ()
     table.toggle_training()
@@ -43,9 +44,9 @@ def test_training_hints_are_off_until_turned_on(store: Store) -> None:
 
 
 def test_a_tournament_table_never_shows_hints(store: Store) -> None:
-    match_id = store.create_match(players=["Ann", "Bob"])
-    store.start_hand(match_id, 0)
-    store.append(match_id, {"play": "3-4"})
+    match_id = store.create_match(players=["Ann", "Bob"], caller=Caller.local())
+    store.start_hand(match_id, 0, caller=Caller.local())
+    store.append(match_id, {"play": "3-4"}, caller=Caller.local())
     table = Table(store, match_id)
     table.tournament = True  # as a tournament's table device is (Smartt §12)
     table.toggle_training()

@@ -19,6 +19,7 @@ import flet as ft
 import pytest
 from sqlalchemy import MetaData, select
 
+from scorepad.access import Caller
 from scorepad.app.models.limits import SlidingLimit
 from scorepad.app.models.table import Table
 from scorepad.app.models.tournament import (
@@ -86,11 +87,11 @@ def device_on(service: TournamentService, event_id: int, code: str, store: Store
 def play_hand(table: Table, hand: dict[str, Any]) -> None:
     """Enter one record hand through the table's store, as the screen's taps do."""
     store = table.store
-    store.start_hand(table.match_id, hand["setter"], device=table.device)
+    store.start_hand(table.match_id, hand["setter"], caller=Caller.local(table.device))
     for event in hand["events"]:
-        store.append(table.match_id, event, device=table.device)
+        store.append(table.match_id, event, caller=Caller.local(table.device))
     if "remaining" in hand:
-        store.settle(table.match_id, hand["remaining"], device=table.device)
+        store.settle(table.match_id, hand["remaining"], caller=Caller.local(table.device))
     table.refresh()
 
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from scorepad.access import Caller
 from scorepad.store import Store
 from scorepad.store.models import metadata
 
@@ -56,8 +57,8 @@ def enter_step(store: Store, match_id: int, step: tuple[str, Any], *, device: st
     """Make one write of ``record_steps`` through the store's API."""
     kind, arg = step
     if kind == "start":
-        store.start_hand(match_id, setter=arg, device=device)
+        store.start_hand(match_id, setter=arg, caller=Caller.local(device))
     elif kind == "event":
-        store.append(match_id, arg, device=device)
+        store.append(match_id, arg, caller=Caller.local(device))
     else:
-        store.settle(match_id, arg, device=device)
+        store.settle(match_id, arg, caller=Caller.local(device))

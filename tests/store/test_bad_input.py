@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from scorepad.access import Caller
 from scorepad.rules import (
     Draw,
     IllegalEventError,
@@ -28,9 +29,9 @@ def _one_plain_line(err: BaseException) -> None:
 
 @pytest.fixture
 def match_id(store: Store) -> int:
-    match_id = store.create_match(rules="smartt", players=["Ann", "Bob"], device="t1")
-    store.start_hand(match_id, setter=0)
-    store.append(match_id, Play("5-5"))
+    match_id = store.create_match(rules="smartt", players=["Ann", "Bob"], caller=Caller.local("t1"))
+    store.start_hand(match_id, setter=0, caller=Caller.local())
+    store.append(match_id, Play("5-5"), caller=Caller.local())
     return match_id
 
 
@@ -38,13 +39,13 @@ class TestIllegalEntries:
     @pytest.mark.parametrize(
         "write",
         [
-            lambda s, m: s.append(m, Play("6-6", at="left")),  # fits no open end
-            lambda s, m: s.append(m, Play("5-5", at="left")),  # already played
-            lambda s, m: s.append(m, {"play": "9-9"}),  # no such tile
-            lambda s, m: s.append(m, {"jump": True}),  # no such event
-            lambda s, m: s.start_hand(m, setter=1),  # the hand is not over
-            lambda s, m: s.settle(m, [[], []]),  # nor ended
-            lambda s, m: s.settle(m, [object(), 0]),  # not a record's value
+            lambda s, m: s.append(m, Play("6-6", at="left"), caller=Caller.local()),  # fits no open end
+            lambda s, m: s.append(m, Play("5-5", at="left"), caller=Caller.local()),  # already played
+            lambda s, m: s.append(m, {"play": "9-9"}, caller=Caller.local()),  # no such tile
+            lambda s, m: s.append(m, {"jump": True}, caller=Caller.local()),  # no such event
+            lambda s, m: s.start_hand(m, setter=1, caller=Caller.local()),  # the hand is not over
+            lambda s, m: s.settle(m, [[], []], caller=Caller.local()),  # nor ended
+            lambda s, m: s.settle(m, [object(), 0], caller=Caller.local()),  # not a record's value
         ],
         ids=[
             "no-fit",
@@ -65,15 +66,15 @@ class TestIllegalEntries:
         assert snapshot(store) == before
         assert store.load(match_id).to_record() == state_before
         # And the next legal entry still goes in.
-        store.append(match_id, Play("5-3", at="left", call=10))
+        store.append(match_id, Play("5-3", at="left", call=10), caller=Caller.local())
 
     def test_a_wrong_setter_is_refused(self, store: Store) -> None:
-        match_id = store.create_match(rules="smartt", players=["Ann", "Bob"])
+        match_id = store.create_match(rules="smartt", players=["Ann", "Bob"], caller=Caller.local())
         before = snapshot(store)
         with pytest.raises(IllegalEventError, match="seat"):
-            store.start_hand(match_id, setter=5)
+            store.start_hand(match_id, setter=5, caller=Caller.local())
         with pytest.raises(IllegalEventError, match="setter must be named"):
-            store.start_hand(match_id)
+            store.start_hand(match_id, caller=Caller.local())
         assert snapshot(store) == before
 
     @pytest.mark.parametrize(
@@ -92,7 +93,7 @@ class TestIllegalEntries:
     def test_bad_new_match(self, store: Store, kwargs: dict[str, Any], error: Any) -> None:
         before = snapshot(store)
         with pytest.raises(error) as caught:
-            store.create_match(**kwargs)
+            store.create_match(**kwargs, caller=Caller.local())
         _one_plain_line(caught.value)
         assert snapshot(store) == before
 
@@ -114,7 +115,7 @@ class TestBrokenImports:
     def test_unreadable_or_refused(self, store: Store, text: str, error: type) -> None:
         before = snapshot(store)
         with pytest.raises(error) as caught:
-            store.import_record(text)
+            store.import_record(text, caller=Caller.local())
         _one_plain_line(caught.value)
         assert snapshot(store) == before
 
@@ -123,7 +124,7 @@ class TestBrokenImports:
         record["hands"][-1]["events"].append({"play": "0-0", "at": "up"})
         before = snapshot(store)
         with pytest.raises(IllegalRecordError) as caught:
-            store.import_record(json.dumps(record))
+            store.import_record(json.dumps(record), caller=Caller.local())
         assert str(caught.value).startswith(f"hand {len(record['hands'])}")
         assert snapshot(store) == before
         assert store.list_matches() == []
@@ -134,14 +135,14 @@ class TestUnknownMatch:
         "call",
         [
             lambda s: s.load(999),
-            lambda s: s.append(999, Draw(1)),
-            lambda s: s.start_hand(999, setter=0),
-            lambda s: s.settle(999, [0, 0]),
-            lambda s: s.undo(999),
-            lambda s: s.redo(999),
+            lambda s: s.append(999, Draw(1), caller=Caller.local()),
+            lambda s: s.start_hand(999, setter=0, caller=Caller.local()),
+            lambda s: s.settle(999, [0, 0], caller=Caller.local()),
+            lambda s: s.undo(999, caller=Caller.local()),
+            lambda s: s.redo(999, caller=Caller.local()),
             lambda s: s.export_record(999),
             lambda s: s.audit(999),
-            lambda s: s.finish(999),
+            lambda s: s.finish(999, caller=Caller.local()),
         ],
         ids=["load", "append", "start", "settle", "undo", "redo", "export", "audit", "finish"],
     )

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from scorepad.access import Caller
 from scorepad.rules import parse_record, replay, report
 from scorepad.store.cli import add_commands
 
@@ -164,8 +165,8 @@ def test_export_of_a_hand_awaiting_its_settlement_is_one_line_and_writes_nothing
         "hands": [{"setter": 0, "events": plays[:-1]}],
     }
     with open_store(db_url) as store:
-        match_id = store.import_record(record, device="test")
-        store.append(match_id, plays[-1], device="test")
+        match_id = store.import_record(record, caller=Caller.local("test"))
+        store.append(match_id, plays[-1], caller=Caller.local("test"))
         assert store.load(match_id).current.needs_settlement
         with pytest.raises(AwaitsSettlement, match="hand 1 went out and awaits its settlement"):
             store.export_record(match_id, complete=True)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from scorepad.access import Caller
 from scorepad.rules import event_from_dict
 from scorepad.store import Store, StoreConflict, open_store
 from scorepad.store import repository as repo
@@ -51,8 +52,8 @@ def _log_rows(store: Store, match_id: int) -> list[tuple[int, int, str]]:
 
 def test_the_unique_constraint_refuses_a_taken_seq(store: Store) -> None:
     """Below the API: two sessions that both computed seq 2 for the same hand."""
-    match_id = store.create_match(rules="smartt", players=["Ann", "Bob"])
-    store.start_hand(match_id, setter=0)
+    match_id = store.create_match(rules="smartt", players=["Ann", "Bob"], caller=Caller.local())
+    store.start_hand(match_id, setter=0, caller=Caller.local())
 
     def insert(kind: str) -> str:
         with repo.conflicts_reported(), session_scope(writer(store.engine)) as session:
@@ -83,8 +84,9 @@ def test_two_devices_entering_the_same_hand(db_url: str) -> None:
             rules=record.get("rules", "smartt"),
             options=record.get("options"),
             players=record["players"],
+            caller=Caller.local(),
         )
-        table_a.start_hand(match_id, setter=hand["setter"])
+        table_a.start_hand(match_id, setter=hand["setter"], caller=Caller.local())
         acknowledged = 1
         conflicts = 0
         for raw in hand["events"]:
@@ -93,8 +95,8 @@ def test_two_devices_entering_the_same_hand(db_url: str) -> None:
             table_a.load(match_id)
             table_b.load(match_id)
             results = _race(
-                lambda event=event: table_a.append(match_id, event, device="a"),
-                lambda event=event: table_b.append(match_id, event, device="b"),
+                lambda event=event: table_a.append(match_id, event, caller=Caller.local("a")),
+                lambda event=event: table_b.append(match_id, event, caller=Caller.local("b")),
             )
             errors = [r for r in results if isinstance(r, BaseException)]
             assert len(errors) == 1, results
@@ -115,14 +117,14 @@ def test_two_devices_entering_the_same_hand(db_url: str) -> None:
 
 def test_a_conflict_is_retryable(db_url: str) -> None:
     with open_store(db_url) as table_a, open_store(db_url) as table_b:
-        match_id = table_a.create_match(rules="smartt", players=["Ann", "Bob"])
-        table_a.start_hand(match_id, setter=0)
+        match_id = table_a.create_match(rules="smartt", players=["Ann", "Bob"], caller=Caller.local())
+        table_a.start_hand(match_id, setter=0, caller=Caller.local())
         table_b.load(match_id)
-        table_a.append(match_id, {"play": "5-5"})
+        table_a.append(match_id, {"play": "5-5"}, caller=Caller.local())
         with pytest.raises(StoreConflict):
-            table_b.append(match_id, {"play": "5-3", "at": "left", "call": 10})
+            table_b.append(match_id, {"play": "5-3", "at": "left", "call": 10}, caller=Caller.local())
         # Retrying re-reads the match and the entry goes in after A's.
-        state = table_b.append(match_id, {"play": "5-3", "at": "left", "call": 10})
+        state = table_b.append(match_id, {"play": "5-3", "at": "left", "call": 10}, caller=Caller.local())
         assert [e.to_dict()["play"] for e in state.current.events] == ["5-5", "5-3"]  # type: ignore[union-attr]
 
 
@@ -130,12 +132,12 @@ def test_an_undo_racing_the_next_hand_start(db_url: str) -> None:
     """Different hands, so different seq spaces: the match revision keeps them apart."""
     record = load_json(next(p for p in example_records() if "2p-go-out" in p.name))
     with open_store(db_url) as table_a, open_store(db_url) as table_b:
-        match_id = table_a.import_record(record)
+        match_id = table_a.import_record(record, caller=Caller.local())
         table_a.load(match_id)
         table_b.load(match_id)
         results = _race(
-            lambda: table_a.undo(match_id, device="a"),  # takes back hand 1's settlement
-            lambda: table_b.start_hand(match_id, device="b"),  # starts hand 2
+            lambda: table_a.undo(match_id, caller=Caller.local("a")),  # takes back hand 1's settlement
+            lambda: table_b.start_hand(match_id, caller=Caller.local("b")),  # starts hand 2
         )
         errors = [r for r in results if isinstance(r, BaseException)]
         assert len(errors) == 1 and isinstance(errors[0], StoreConflict), results
@@ -146,16 +148,16 @@ def test_an_undo_racing_the_next_hand_start(db_url: str) -> None:
 
 def test_two_screens_sharing_one_store(store: Store) -> None:
     """The web app serves every page from one store: each device still has its own view."""
-    match_id = store.create_match(rules="smartt", players=["Ann", "Bob"])
-    store.start_hand(match_id, setter=0, device="page-a")
+    match_id = store.create_match(rules="smartt", players=["Ann", "Bob"], caller=Caller.local())
+    store.start_hand(match_id, setter=0, caller=Caller.local("page-a"))
     store.load(match_id, device="page-a")
     store.load(match_id, device="page-b")
-    store.append(match_id, {"play": "5-5"}, device="page-a")
+    store.append(match_id, {"play": "5-5"}, caller=Caller.local("page-a"))
     # Page B still shows the empty hand: its tap on the same tile is not a second set.
     with pytest.raises(StoreConflict):
-        store.append(match_id, {"play": "5-5"}, device="page-b")
+        store.append(match_id, {"play": "5-5"}, caller=Caller.local("page-b"))
     state = store.load(match_id, device="page-b")
     assert len(state.current.events) == 1  # type: ignore[union-attr]
-    store.append(match_id, {"play": "5-3", "at": "left", "call": 10}, device="page-b")
+    store.append(match_id, {"play": "5-3", "at": "left", "call": 10}, caller=Caller.local("page-b"))
     with pytest.raises(StoreConflict):
-        store.undo(match_id, device="page-a")
+        store.undo(match_id, caller=Caller.local("page-a"))

@@ -31,6 +31,7 @@ from typing import Any
 
 import pytest
 
+from scorepad.access import Caller
 from scorepad.store import Store, open_store
 
 from .store_helpers import enter_step, example_records, load_json, record_steps
@@ -62,13 +63,13 @@ def _writer(db: str, ack_fd: int, seed: int) -> None:
         record = RECORDS[index]
         device = f"crash-{index}"
         if rng.random() < 0.4:
-            ack(f"import {store.import_record(json.dumps(record), device=device)}")
+            ack(f"import {store.import_record(json.dumps(record), caller=Caller.local(device))}")
             continue
         match_id = store.create_match(
             rules=record.get("rules", "smartt"),
             options=record.get("options"),
             players=record["players"],
-            device=device,
+            caller=Caller.local(device),
         )
         ack(f"create {match_id} 0")
         for done, step in enumerate(record_steps(record["hands"]), 1):
@@ -185,7 +186,7 @@ def _kill_writers(db: str, trials: int, *, integrity: Callable[[], None], writer
     assert checker is not None
     assert writes >= counted > trials, (writes, counted)
     # Writing continues: a new import, and every interrupted match takes its next entry.
-    match_id = checker.import_record(json.dumps(RECORDS[0]), device="after")
+    match_id = checker.import_record(json.dumps(RECORDS[0]), caller=Caller.local("after"))
     assert checker.export_record(match_id)["hands"] == RECORDS[0]["hands"]
     assert unfinished, "no kill interrupted a match being entered"
     for match_id, step in unfinished.items():

@@ -27,6 +27,7 @@ import pytest
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.orm.session import SessionTransaction
 
+from scorepad.access import Caller
 from scorepad.rules import Draw, Play, report
 from scorepad.store import (
     ConnectionLost,
@@ -51,9 +52,9 @@ PROGRESS_TIMEOUT = 60.0
 
 
 def _opening(store: Store) -> int:
-    match_id = store.create_match(rules="smartt", options={}, players=["Ann", "Bob"], device="t1")
-    store.start_hand(match_id, setter=0, device="t1")
-    store.append(match_id, Play("5-5"), device="t1")
+    match_id = store.create_match(rules="smartt", options={}, players=["Ann", "Bob"], caller=Caller.local("t1"))
+    store.start_hand(match_id, setter=0, caller=Caller.local("t1"))
+    store.append(match_id, Play("5-5"), caller=Caller.local("t1"))
     return match_id
 
 
@@ -80,7 +81,7 @@ class Before:
             assert _picture(self.store.load(self.match_id, device="t1")) == self.picture
 
     def next_write_works(self) -> None:
-        state = self.store.append(self.match_id, Play("5-3", at="left", call=10), device="t1")
+        state = self.store.append(self.match_id, Play("5-3", at="left", call=10), caller=Caller.local("t1"))
         assert state.revision == self.held.revision + 1
         assert list(state.current.events) == [Play("5-5"), Play("5-3", at="left", call=10)]  # type: ignore[union-attr]
 
@@ -143,7 +144,7 @@ class TestSQLite:
         try:
             assert _readline(locker.stdout) == "locked"
             with pytest.raises(DatabaseLocked) as failure:
-                quick_store.append(match_id, Play("5-3", at="left", call=10), device="t1")
+                quick_store.append(match_id, Play("5-3", at="left", call=10), caller=Caller.local("t1"))
             _told(failure.value, "another program is holding the database (locked)", "try again")
             assert not isinstance(failure.value, StoreConflict)
             before.unchanged()  # reading goes on while another program holds the write lock (WAL)
@@ -167,7 +168,7 @@ class TestSQLite:
         try:
             for _ in range(2):  # told every time, and the process lives on
                 with pytest.raises(ReadOnlyDatabase) as failure:
-                    quick_store.append(match_id, Play("5-3", at="left", call=10), device="t1")
+                    quick_store.append(match_id, Play("5-3", at="left", call=10), caller=Caller.local("t1"))
                 _told(failure.value, "the database file is read-only", "Nothing was lost")
             before.unchanged()
         finally:
@@ -186,7 +187,7 @@ class TestSQLite:
         event.listen(quick_store.engine, "connect", query_only)
         try:
             with pytest.raises(ReadOnlyDatabase) as failure:
-                quick_store.undo(match_id, device="t1")
+                quick_store.undo(match_id, caller=Caller.local("t1"))
             _told(failure.value, "read-only")
             before.unchanged()
         finally:
@@ -201,7 +202,7 @@ class TestSQLite:
         db_path.rename(away)
         try:
             with pytest.raises(DatabaseGone) as failure:
-                quick_store.append(match_id, Play("5-3", at="left", call=10), device="t1")
+                quick_store.append(match_id, Play("5-3", at="left", call=10), caller=Caller.local("t1"))
             _told(failure.value, "the database file has disappeared")
             with pytest.raises(DatabaseGone):
                 quick_store.list_matches()
@@ -218,7 +219,7 @@ class TestSQLite:
             name.unlink(missing_ok=True)
         for _ in range(3):  # no write ever goes into the deleted file
             with pytest.raises(DatabaseGone) as failure:
-                quick_store.append(match_id, Draw(1), device="t1")
+                quick_store.append(match_id, Draw(1), caller=Caller.local("t1"))
             _told(failure.value, "disappeared")
         with pytest.raises(DatabaseGone):
             quick_store.load(match_id + 1)
@@ -226,7 +227,7 @@ class TestSQLite:
         # A new file in its place (another store created it) is not taken for the old one.
         open_store(str(db_path)).close()
         with pytest.raises(DatabaseGone) as failure:
-            quick_store.append(match_id, Draw(1), device="t1")
+            quick_store.append(match_id, Draw(1), caller=Caller.local("t1"))
         _told(failure.value, "replaced")
 
     def test_a_full_disk(self, tmp_path: Path) -> None:
@@ -257,7 +258,7 @@ class TestSQLite:
                 finally:
                     os.close(fd)
                 with pytest.raises(DiskFull) as failure:
-                    store.append(match_id, Play("5-3", at="left", call=10), device="t1")
+                    store.append(match_id, Play("5-3", at="left", call=10), caller=Caller.local("t1"))
                 _told(
                     failure.value, "The score-pad can't save right now: the disk is full. Nothing was lost; try again."
                 )
@@ -324,7 +325,7 @@ class TestPostgres:
         with monkeypatch.context() as patch:
             patch.setattr(repo, "append_entry", killed)
             with pytest.raises(ConnectionLost) as failure:
-                store.append(match_id, Play("5-3", at="left", call=10), device="t1")
+                store.append(match_id, Play("5-3", at="left", call=10), caller=Caller.local("t1"))
         _told(failure.value, "the connection to the database was lost", "Nothing was lost")
         assert len(tries) == 2  # one automatic retry, then told
         before.unchanged()
@@ -347,7 +348,7 @@ class TestPostgres:
 
         with monkeypatch.context() as patch:
             patch.setattr(repo, "append_entry", killed_once)
-            state = store.append(match_id, Play("5-3", at="left", call=10), device="t1")
+            state = store.append(match_id, Play("5-3", at="left", call=10), caller=Caller.local("t1"))
         assert len(tries) == 2
         assert state.revision == held.revision + 1
         with open_store(store.engine.url.render_as_string(hide_password=False)) as other:
@@ -370,7 +371,7 @@ class TestPostgres:
         with monkeypatch.context() as patch:
             patch.setattr(SessionTransaction, "commit", killed_commit)
             with pytest.raises(SaveUncertain) as failure:
-                store.append(match_id, Play("5-3", at="left", call=10), device="t1")
+                store.append(match_id, Play("5-3", at="left", call=10), caller=Caller.local("t1"))
         # The COMMIT may have landed, so it is not retried; the user is told to look again.
         _told(failure.value, "reload the match")
         assert isinstance(failure.value, DatabaseUnavailable)

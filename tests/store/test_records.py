@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from scorepad.access import Caller
 from scorepad.rules import parse_record, replay, report
 from scorepad.store import Store, open_store
 from scorepad.store import repository as repo
@@ -20,7 +21,7 @@ EXAMPLES = example_records()
 def test_import_export_replay_identical(store: Store, db_url: str, path: Path) -> None:
     original = load_json(path)
     expected = report(replay(parse_record(original)))
-    match_id = store.import_record(path.read_text(), device="test")
+    match_id = store.import_record(path.read_text(), caller=Caller.local("test"))
     exported = store.export_record(match_id)
     assert exported["format"] == "sniff-record/1"
     assert report(replay(parse_record(exported))) == expected
@@ -30,14 +31,14 @@ def test_import_export_replay_identical(store: Store, db_url: str, path: Path) -
     with open_store(db_url) as other:
         assert report(other.load(match_id)) == expected
         # And a second trip changes nothing.
-        again = other.export_record(other.import_record(json.dumps(exported)))
+        again = other.export_record(other.import_record(json.dumps(exported), caller=Caller.local()))
     assert again == exported
 
 
 def test_import_accepts_decoded_objects_and_parsed_records(store: Store) -> None:
     original = load_json(EXAMPLES[0])
-    from_dict = store.export_record(store.import_record(original))
-    from_record = store.export_record(store.import_record(parse_record(original)))
+    from_dict = store.export_record(store.import_record(original, caller=Caller.local()))
+    from_record = store.export_record(store.import_record(parse_record(original), caller=Caller.local()))
     assert from_dict == from_record
 
 
@@ -50,12 +51,12 @@ def test_an_import_is_one_transaction(store: Store, monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(repo, "append_entries", fail)
     with pytest.raises(RuntimeError, match="disk full"):
-        store.import_record(EXAMPLES[0].read_text())
+        store.import_record(EXAMPLES[0].read_text(), caller=Caller.local())
     assert snapshot(store) == before
 
 
 def test_imported_match_is_audited(store: Store) -> None:
-    match_id = store.import_record(EXAMPLES[0].read_text(), device="laptop")
+    match_id = store.import_record(EXAMPLES[0].read_text(), caller=Caller.local("laptop"))
     [entry] = store.audit(match_id)
     assert (entry.action, entry.device) == ("import", "laptop")
     assert entry.detail["hands"] == len(load_json(EXAMPLES[0])["hands"])

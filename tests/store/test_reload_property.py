@@ -7,6 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorepad.access import Caller
 from scorepad.rules import report
 from scorepad.store import NothingToUndo, open_store
 
@@ -26,7 +27,9 @@ STEPS = record_steps(RECORD["hands"])
 )
 def test_a_reload_after_another_screens_entries_is_the_full_replay(sqlite_url: str, moves: list[str]) -> None:
     with open_store(sqlite_url) as store:
-        match_id = store.create_match(rules=RECORD["rules"], options=RECORD.get("options"), players=RECORD["players"])
+        match_id = store.create_match(
+            rules=RECORD["rules"], options=RECORD.get("options"), players=RECORD["players"], caller=Caller.local()
+        )
         standing = 0
         looks = 0
         for move in [*moves, "look"]:
@@ -35,7 +38,7 @@ def test_a_reload_after_another_screens_entries_is_the_full_replay(sqlite_url: s
                 standing += 1
             elif move in ("undo", "redo"):
                 try:
-                    getattr(store, move)(match_id, device="writer")
+                    getattr(store, move)(match_id, caller=Caller.local("writer"))
                 except NothingToUndo:
                     continue
                 standing += 1 if move == "redo" else -1
@@ -51,12 +54,14 @@ def test_undos_back_into_a_finished_hand_are_replayed(sqlite_url: str) -> None:
     """The reader held three hands; the writer then undid back into the second: the second is replayed."""
     starts = [i for i, (kind, _) in enumerate(STEPS) if kind == "start"]
     with open_store(sqlite_url) as store:
-        match_id = store.create_match(rules=RECORD["rules"], options=RECORD.get("options"), players=RECORD["players"])
+        match_id = store.create_match(
+            rules=RECORD["rules"], options=RECORD.get("options"), players=RECORD["players"], caller=Caller.local()
+        )
         for step in STEPS[: starts[2] + 2]:
             enter_step(store, match_id, step, device="writer")
         assert len(store.load(match_id, device="reader").hands) == 3
         for _ in range(4):  # two entries of hand 3, its start, hand 2's settlement
-            store.undo(match_id, device="writer")
+            store.undo(match_id, caller=Caller.local("writer"))
         seen = report(store.load(match_id, device="reader"))
         with open_store(sqlite_url) as fresh:
             full = report(fresh.load(match_id))

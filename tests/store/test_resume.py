@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from scorepad.access import Caller
 from scorepad.rules import MatchState, parse_record, replay, report
 from scorepad.simulate import simulate
 from scorepad.store import Store, open_store
@@ -57,7 +58,7 @@ def test_resume_rebuilds_the_exact_table(
     if keep < 1:
         record = _cut(record, keep)
     expected = replay(parse_record(record))
-    imported = store.import_record(record)
+    imported = store.import_record(record, caller=Caller.local())
     entered = _enter(store, record)
     with open_store(db_url) as elsewhere:
         for match_id in (imported, entered):
@@ -68,7 +69,9 @@ def test_resume_rebuilds_the_exact_table(
 
 def _enter(store: Store, record: dict[str, Any]) -> int:
     """Enter a record write by write, as a scorer at the table would."""
-    match_id = store.create_match(rules=record["rules"], options=record["options"], players=record["players"])
+    match_id = store.create_match(
+        rules=record["rules"], options=record["options"], players=record["players"], caller=Caller.local()
+    )
     for step in record_steps(record["hands"]):
         enter_step(store, match_id, step)
     return match_id

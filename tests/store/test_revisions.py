@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm.session import SessionTransaction
 
+from scorepad.access import Caller
 from scorepad.rules import Draw, IllegalEventError, Play
 from scorepad.store import StoreConflict, StoreError
 from scorepad.store.store import Store
@@ -18,9 +19,9 @@ from .store_helpers import snapshot
 
 
 def _opening(store: Store) -> int:
-    match_id = store.create_match(rules="smartt", options={}, players=["Ann", "Bob"], device="t1")
-    store.start_hand(match_id, setter=0, device="t1")
-    store.append(match_id, Play("5-5"), device="t1")
+    match_id = store.create_match(rules="smartt", options={}, players=["Ann", "Bob"], caller=Caller.local("t1"))
+    store.start_hand(match_id, setter=0, caller=Caller.local("t1"))
+    store.append(match_id, Play("5-5"), caller=Caller.local("t1"))
     return match_id
 
 
@@ -28,13 +29,15 @@ def _writes(store: Store, match_id: int) -> dict[str, Callable[[int], Any]]:
     """Each write of the store, made by screen t2 on the state at a given revision."""
     return {
         "append": lambda rev: store.append(
-            match_id, Play("5-3", at="left", call=10), device="t2", expected_revision=rev
+            match_id, Play("5-3", at="left", call=10), caller=Caller.local("t2"), expected_revision=rev
         ),
-        "undo": lambda rev: store.undo(match_id, device="t2", expected_revision=rev),
-        "redo": lambda rev: store.redo(match_id, device="t2", expected_revision=rev),
-        "settle": lambda rev: store.settle(match_id, [[], []], device="t2", expected_revision=rev),
-        "start_hand": lambda rev: store.start_hand(match_id, setter=1, device="t2", expected_revision=rev),
-        "finish": lambda rev: store.finish(match_id, device="t2", expected_revision=rev),
+        "undo": lambda rev: store.undo(match_id, caller=Caller.local("t2"), expected_revision=rev),
+        "redo": lambda rev: store.redo(match_id, caller=Caller.local("t2"), expected_revision=rev),
+        "settle": lambda rev: store.settle(match_id, [[], []], caller=Caller.local("t2"), expected_revision=rev),
+        "start_hand": lambda rev: store.start_hand(
+            match_id, setter=1, caller=Caller.local("t2"), expected_revision=rev
+        ),
+        "finish": lambda rev: store.finish(match_id, caller=Caller.local("t2"), expected_revision=rev),
     }
 
 
@@ -43,7 +46,7 @@ class TestExpectedRevision:
     def test_a_write_on_a_state_the_match_moved_past_is_refused(self, store: Store, write: str) -> None:
         match_id = _opening(store)
         seen = store.load(match_id, device="t2")  # what screen t2 shows
-        store.append(match_id, Play("5-3", at="left", call=10), device="Bob's phone")
+        store.append(match_id, Play("5-3", at="left", call=10), caller=Caller.local("Bob's phone"))
         held = store.load(match_id, device="t2")
         rows, trail = snapshot(store), store.audit(match_id)
         with pytest.raises(StoreConflict) as refused:
@@ -61,34 +64,34 @@ class TestExpectedRevision:
         match_id = _opening(store)
         store.load(match_id, device="t2")
         # Another screen writes; t2's view is stale, but the screen was told and reloaded (say, elsewhere).
-        store.append(match_id, Play("5-3", at="left", call=10), device="t1")
+        store.append(match_id, Play("5-3", at="left", call=10), caller=Caller.local("t1"))
         current = store.load(match_id, device="t1")
-        state = store.append(match_id, Draw(1), device="t2", expected_revision=current.revision)
+        state = store.append(match_id, Draw(1), caller=Caller.local("t2"), expected_revision=current.revision)
         assert state.revision == current.revision + 1
         assert list(state.current.events)[-1] == Draw(1)  # type: ignore[union-attr]
 
     def test_without_expected_revision_a_write_builds_on_the_devices_view(self, store: Store) -> None:
         match_id = _opening(store)
         store.load(match_id, device="t2")
-        store.append(match_id, Play("5-3", at="left", call=10), device="t1")
+        store.append(match_id, Play("5-3", at="left", call=10), caller=Caller.local("t1"))
         with pytest.raises(StoreConflict, match="t1 entered 5-3 first"):
-            store.append(match_id, Play("5-3", at="left", call=10), device="t2")
+            store.append(match_id, Play("5-3", at="left", call=10), caller=Caller.local("t2"))
         # The refusal reloaded t2's view: entering again builds on the match as it is.
-        assert store.append(match_id, Draw(1), device="t2").revision == 4
+        assert store.append(match_id, Draw(1), caller=Caller.local("t2")).revision == 4
 
     def test_a_refusal_of_the_rules_still_comes_before_nothing_changed(self, store: Store) -> None:
         match_id = _opening(store)
         state = store.load(match_id, device="t1")
         rows = snapshot(store)
         with pytest.raises(IllegalEventError):
-            store.append(match_id, Play("4-4", at="left"), device="t1", expected_revision=state.revision)
+            store.append(match_id, Play("4-4", at="left"), caller=Caller.local("t1"), expected_revision=state.revision)
         assert snapshot(store) == rows
 
     def test_a_start_described(self, store: Store) -> None:
-        match_id = store.create_match(rules="smartt", options={}, players=["Ann", "Bob"])
-        store.start_hand(match_id, setter=0, device="table")
+        match_id = store.create_match(rules="smartt", options={}, players=["Ann", "Bob"], caller=Caller.local())
+        store.start_hand(match_id, setter=0, caller=Caller.local("table"))
         with pytest.raises(StoreConflict, match=r"^table entered the start of hand 1 first"):
-            store.start_hand(match_id, setter=0, device="t2", expected_revision=0)
+            store.start_hand(match_id, setter=0, caller=Caller.local("t2"), expected_revision=0)
 
 
 class TestCommitListeners:
@@ -96,11 +99,11 @@ class TestCommitListeners:
         heard: list[tuple[int, int, str | None]] = []
         store.add_commit_listener(lambda *args: heard.append(args))
         match_id = _opening(store)
-        store.undo(match_id, device="t2")
-        store.redo(match_id)
-        imported = store.import_record(store.export_record(match_id), device="imp")
-        store.finish(match_id, device="t1")
-        store.finish(match_id, device="t1")  # already finished: nothing committed, nothing heard
+        store.undo(match_id, caller=Caller.local("t2"))
+        store.redo(match_id, caller=Caller.local())
+        imported = store.import_record(store.export_record(match_id), caller=Caller.local("imp"))
+        store.finish(match_id, caller=Caller.local("t1"))
+        store.finish(match_id, caller=Caller.local("t1"))  # already finished: nothing committed, nothing heard
         assert heard == [
             (match_id, 0, "t1"),
             (match_id, 1, "t1"),
@@ -116,9 +119,9 @@ class TestCommitListeners:
         heard: list[tuple[int, int, str | None]] = []
         store.add_commit_listener(lambda *args: heard.append(args))
         with pytest.raises(IllegalEventError):
-            store.append(match_id, Play("4-4", at="left"), device="t1")
+            store.append(match_id, Play("4-4", at="left"), caller=Caller.local("t1"))
         with pytest.raises(StoreConflict):
-            store.append(match_id, Draw(1), device="t1", expected_revision=0)
+            store.append(match_id, Draw(1), caller=Caller.local("t1"), expected_revision=0)
 
         def failing_commit(self: SessionTransaction, *args: Any, **kwargs: Any) -> None:
             raise OperationalError("COMMIT", {}, Exception("disk I/O error"))
@@ -126,9 +129,9 @@ class TestCommitListeners:
         with monkeypatch.context() as patch:
             patch.setattr(SessionTransaction, "commit", failing_commit)
             with pytest.raises(StoreError):
-                store.append(match_id, Draw(1), device="t1")
+                store.append(match_id, Draw(1), caller=Caller.local("t1"))
         assert heard == []
-        store.append(match_id, Draw(1), device="t1")
+        store.append(match_id, Draw(1), caller=Caller.local("t1"))
         assert heard == [(match_id, 3, "t1")]
 
     def test_a_failing_listener_is_logged_and_never_breaks_the_write(
@@ -143,10 +146,10 @@ class TestCommitListeners:
         store.add_commit_listener(broken)
         store.add_commit_listener(lambda _m, revision, _d: heard.append(revision))
         with caplog.at_level(logging.ERROR, logger="scorepad.store"):
-            state = store.append(match_id, Draw(1), device="t1")
+            state = store.append(match_id, Draw(1), caller=Caller.local("t1"))
         assert state.revision == 3 and heard == [3]
         assert "listener bug" in caplog.text
         store.remove_commit_listener(broken)
         caplog.clear()
-        store.undo(match_id, device="t1")
+        store.undo(match_id, caller=Caller.local("t1"))
         assert heard == [3, 4] and "listener bug" not in caplog.text

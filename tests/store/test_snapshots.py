@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm.session import SessionTransaction
 
+from scorepad.access import Caller
 from scorepad.rules import Draw, IllegalEventError, Play, report
 from scorepad.store import MatchSnapshot, ReadOnlySnapshot, Store, StoreError
 
@@ -16,9 +17,9 @@ from .store_helpers import EXAMPLES, enter_step, load_json, record_steps, snapsh
 
 
 def _opening(store: Store) -> int:
-    match_id = store.create_match(rules="smartt", options={}, players=["Ann", "Bob"], device="t1")
-    store.start_hand(match_id, setter=0, device="t1")
-    store.append(match_id, Play("5-5"), device="t1")
+    match_id = store.create_match(rules="smartt", options={}, players=["Ann", "Bob"], caller=Caller.local("t1"))
+    store.start_hand(match_id, setter=0, caller=Caller.local("t1"))
+    store.append(match_id, Play("5-5"), caller=Caller.local("t1"))
     return match_id
 
 
@@ -39,21 +40,23 @@ GO_OUT = load_json(EXAMPLES / "smartt-2p-go-out.json")
 def _match_before(store: Store, write: str) -> tuple[int, Callable[[], Any]]:
     """A match entered from a one-hand record, up to just before ``write``; and that write."""
     record = GO_OUT
-    match_id = store.create_match(rules=record["rules"], options=record.get("options"), players=record["players"])
+    match_id = store.create_match(
+        rules=record["rules"], options=record.get("options"), players=record["players"], caller=Caller.local()
+    )
     steps = record_steps(record["hands"])
     hand = record["hands"][0]
     upto = {"append": len(steps) - 2, "settle": len(steps) - 1}.get(write, len(steps))
     for step in steps[:upto]:
         enter_step(store, match_id, step, device="t1")
     if write == "redo":
-        store.undo(match_id, device="t1")
+        store.undo(match_id, caller=Caller.local("t1"))
     writes: dict[str, Callable[[], Any]] = {
-        "append": lambda: store.append(match_id, hand["events"][-1], device="t1"),
-        "settle": lambda: store.settle(match_id, hand["remaining"], device="t1"),
-        "start_hand": lambda: store.start_hand(match_id, device="t1"),
-        "undo": lambda: store.undo(match_id, device="t1"),
-        "redo": lambda: store.redo(match_id, device="t1"),
-        "finish": lambda: store.finish(match_id, device="t1"),
+        "append": lambda: store.append(match_id, hand["events"][-1], caller=Caller.local("t1")),
+        "settle": lambda: store.settle(match_id, hand["remaining"], caller=Caller.local("t1")),
+        "start_hand": lambda: store.start_hand(match_id, caller=Caller.local("t1")),
+        "undo": lambda: store.undo(match_id, caller=Caller.local("t1")),
+        "redo": lambda: store.redo(match_id, caller=Caller.local("t1")),
+        "finish": lambda: store.finish(match_id, caller=Caller.local("t1")),
     }
     return match_id, writes[write]
 
@@ -66,22 +69,22 @@ class TestHeldSnapshots:
         match_id = _opening(store)
         held = store.load(match_id, device="t1")
         before = _picture(held)
-        after_play = store.append(match_id, Play("5-3", at="left", call=10), device="t1")
-        store.append(match_id, Draw(1), device="t1")
-        store.undo(match_id, device="t1")
-        store.undo(match_id, device="t1")
-        store.redo(match_id, device="t1")
+        after_play = store.append(match_id, Play("5-3", at="left", call=10), caller=Caller.local("t1"))
+        store.append(match_id, Draw(1), caller=Caller.local("t1"))
+        store.undo(match_id, caller=Caller.local("t1"))
+        store.undo(match_id, caller=Caller.local("t1"))
+        store.redo(match_id, caller=Caller.local("t1"))
         assert _picture(held) == before
         assert after_play is not held
         assert after_play.revision == held.revision + 1
         assert list(after_play.current.events) == [Play("5-5"), Play("5-3", at="left", call=10)]  # type: ignore[union-attr]
 
     def test_every_read_and_write_carries_the_revision(self, store: Store) -> None:
-        match_id = store.create_match(rules="smartt", options={}, players=["Ann", "Bob"])
+        match_id = store.create_match(rules="smartt", options={}, players=["Ann", "Bob"], caller=Caller.local())
         assert store.load(match_id).revision == 0
-        assert store.start_hand(match_id, setter=0).revision == 1
-        assert store.append(match_id, Play("5-5")).revision == 2
-        assert store.undo(match_id).revision == 3
+        assert store.start_hand(match_id, setter=0, caller=Caller.local()).revision == 1
+        assert store.append(match_id, Play("5-5"), caller=Caller.local()).revision == 2
+        assert store.undo(match_id, caller=Caller.local()).revision == 3
         assert store.load(match_id).revision == 3
         assert store.load(match_id).match_id == match_id
 
@@ -99,10 +102,10 @@ class TestHeldSnapshots:
     def test_finished_hands_are_shared_not_copied(self, store: Store) -> None:
         match_id = _opening(store)
         for tile, at in (("5-3", "left"), ("5-6", "right"), ("3-3", "left")):
-            store.append(match_id, Play(tile, at=at), device="t1")
-        store.append(match_id, {"void": True}, device="t1")
-        first = store.start_hand(match_id, setter=0, device="t1")
-        second = store.append(match_id, Play("6-6"), device="t1")
+            store.append(match_id, Play(tile, at=at), caller=Caller.local("t1"))
+        store.append(match_id, {"void": True}, caller=Caller.local("t1"))
+        first = store.start_hand(match_id, setter=0, caller=Caller.local("t1"))
+        second = store.append(match_id, Play("6-6"), caller=Caller.local("t1"))
         assert second.hands[0] is first.hands[0]
         assert second.hands[1] is not first.hands[1]
         assert list(first.hands[1].events) == []
@@ -114,11 +117,11 @@ class TestFailedWrites:
         held = store.load(match_id, device="t1")
         before, rows = _picture(held), snapshot(store)
         with pytest.raises(IllegalEventError):
-            store.append(match_id, Play("4-4", at="left"), device="t1")
+            store.append(match_id, Play("4-4", at="left"), caller=Caller.local("t1"))
         with pytest.raises(IllegalEventError):
-            store.settle(match_id, [[], []], device="t1")
+            store.settle(match_id, [[], []], caller=Caller.local("t1"))
         with pytest.raises(IllegalEventError):
-            store.start_hand(match_id, setter=1, device="t1")
+            store.start_hand(match_id, setter=1, caller=Caller.local("t1"))
         assert _picture(held) == before
         assert snapshot(store) == rows
         assert _picture(store.load(match_id, device="t1")) == before

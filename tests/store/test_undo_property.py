@@ -9,6 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorepad.access import Caller
 from scorepad.rules import report
 from scorepad.store import NothingToUndo, open_store
 
@@ -37,7 +38,9 @@ def _hands_of(prefix: list[tuple[str, Any]]) -> list[dict[str, Any]]:
 @given(moves=st.lists(st.sampled_from(["enter", "enter", "enter", "undo", "redo"]), max_size=50))
 def test_undo_redo_follow_the_model(sqlite_url: str, moves: list[str]) -> None:
     with open_store(sqlite_url) as store:
-        match_id = store.create_match(rules=RECORD["rules"], options=RECORD.get("options"), players=RECORD["players"])
+        match_id = store.create_match(
+            rules=RECORD["rules"], options=RECORD.get("options"), players=RECORD["players"], caller=Caller.local()
+        )
         standing, undone = 0, 0
         for move in moves:
             if move == "enter" and standing < len(STEPS):
@@ -46,20 +49,20 @@ def test_undo_redo_follow_the_model(sqlite_url: str, moves: list[str]) -> None:
             elif move == "undo":
                 if standing == 0:
                     try:
-                        store.undo(match_id)
+                        store.undo(match_id, caller=Caller.local())
                     except NothingToUndo:
                         continue
                     raise AssertionError("undo with nothing standing")
-                store.undo(match_id)
+                store.undo(match_id, caller=Caller.local())
                 standing, undone = standing - 1, undone + 1
             elif move == "redo":
                 if undone == 0:
                     try:
-                        store.redo(match_id)
+                        store.redo(match_id, caller=Caller.local())
                     except NothingToUndo:
                         continue
                     raise AssertionError("redo with nothing undone")
-                store.redo(match_id)
+                store.redo(match_id, caller=Caller.local())
                 standing, undone = standing + 1, undone - 1
         assert store.export_record(match_id)["hands"] == _hands_of(STEPS[:standing])
         cached = report(store.load(match_id))
@@ -76,7 +79,9 @@ def test_amend_undo_redo_follow_the_model(sqlite_url: str, moves: list[str]) -> 
     ``("a", i, present)`` amended it (to the same event, or withdrawn it).
     """
     with open_store(sqlite_url) as store:
-        match_id = store.create_match(rules=RECORD["rules"], options=RECORD.get("options"), players=RECORD["players"])
+        match_id = store.create_match(
+            rules=RECORD["rules"], options=RECORD.get("options"), players=RECORD["players"], caller=Caller.local()
+        )
         actions: list[tuple[Any, ...]] = []
         undone: list[tuple[Any, ...]] = []
 
@@ -96,14 +101,14 @@ def test_amend_undo_redo_follow_the_model(sqlite_url: str, moves: list[str]) -> 
                 actions.append(("e", count()))
                 undone.clear()
             elif move in ("amend", "withdraw") and amendable and (move == "amend" or top_present()):
-                store.amend(match_id, STEPS[top][1] if move == "amend" else None)
+                store.amend(match_id, STEPS[top][1] if move == "amend" else None, caller=Caller.local())
                 actions.append(("a", top, move == "amend"))
                 undone.clear()
             elif move == "undo" and actions:
-                store.undo(match_id)
+                store.undo(match_id, caller=Caller.local())
                 undone.append(actions.pop())
             elif move == "redo" and undone:
-                store.redo(match_id)
+                store.redo(match_id, caller=Caller.local())
                 actions.append(undone.pop())
         expected = _hands_of(STEPS[: count()])
         if count() and not top_present():

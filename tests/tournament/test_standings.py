@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from scorepad.access import Caller
 from scorepad.store import open_store
 from scorepad.tournament.results import confirmed_prefix, hand_fingerprint, table_result
 from scorepad.tournament.standings import Entry, Outcome, compute_standings, tiebreak_order
@@ -163,7 +164,9 @@ def test_a_tables_figures_from_the_stored_state_are_the_replayed_records(tmp_pat
     """
     record = json.loads((DATA / name).read_text())
     with open_store(f"sqlite:///{tmp_path / 'club.db'}") as store:
-        match_id = store.create_match(rules=record["rules"], options=record.get("options"), players=record["players"])
+        match_id = store.create_match(
+            rules=record["rules"], options=record.get("options"), players=record["players"], caller=Caller.local()
+        )
         for step in record_steps(record["hands"]):
             enter_step(store, match_id, step)
             stored, played = store.record_and_state(match_id)

@@ -36,6 +36,7 @@ from argon2.exceptions import VerificationError
 from argon2.low_level import hash_secret_raw
 
 from scorepad.app.host.surface import header, plain_response, refuse_socket
+from scorepad.app.models.callers import LOCAL, device_mark, stamped
 from scorepad.app.models.limits import SlidingLimit
 
 Scope = dict[str, Any]
@@ -162,6 +163,14 @@ class JoinCode:
         return hmac.new(self._key, nonce.encode(), hashlib.sha256).hexdigest()
 
 
+def _marked(scope: Scope, mark: str) -> Scope:
+    """``scope`` with the door's caller mark on its ``User-Agent`` (``scorepad.app.models.callers``)."""
+    agent = header(scope, b"user-agent") or ""
+    headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"user-agent"]
+    headers.append((b"user-agent", stamped(agent, mark).encode("latin-1", "replace")))
+    return {**scope, "headers": headers}
+
+
 def _cookie(scope: Scope, name: str) -> str | None:
     raw = header(scope, b"cookie") or ""
     for part in raw.split(";"):
@@ -272,7 +281,7 @@ class Door:
         except ValueError:  # a malformed Host ("[::1"): no name of this computer
             hostname = ""
         if is_loopback(client) and is_loopback(hostname):
-            await self._enter(scope, receive, send)
+            await self._enter(_marked(scope, LOCAL), receive, send)
             return
         if not self.beyond_loopback:
             # Served on this computer only, yet asked for under another name: a rebinding page.
@@ -281,8 +290,9 @@ class Door:
             else:
                 await plain_response(send, 403, "This score-pad is served on this computer only.")
             return
-        if self.code.admits(_cookie(scope, COOKIE)):
-            await self._enter(scope, receive, send)
+        cookie = _cookie(scope, COOKIE)
+        if cookie is not None and self.code.admits(cookie):
+            await self._enter(_marked(scope, device_mark(cookie)), receive, send)
             return
         if kind == "websocket":
             await refuse_socket(receive, send)

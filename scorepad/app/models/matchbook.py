@@ -13,15 +13,20 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from scorepad.access import Caller
+from scorepad.rules.wording import sentence
 from scorepad.store import StoreError, UnknownMatch
 from scorepad.store.matches import (
     MatchLine,
+    TrashedMatch,
     archive_match,
     delete_match,
     label_match,
     match_label,
     match_lines,
     rename_player,
+    restore_match,
+    trashed_matches,
 )
 from scorepad.store.summary import FINISHED
 
@@ -44,6 +49,7 @@ class HistoryFilter:
     since: str = ""
     until: str = ""
     archived: bool = False
+    trash: bool = False
 
 
 class MatchBook:
@@ -55,14 +61,16 @@ class MatchBook:
     match opened here, so the page can remember it.
     """
 
-    def __init__(self, store: Any, *, device: str) -> None:
+    def __init__(self, store: Any, *, caller: Caller) -> None:
         self.store = store
-        self.device = device
+        self.caller = caller
+        self.device = caller.view or "app"
         self.remembered: Any | None = None
         self.on_opened: Callable[[Any], None] | None = None
         self.filters = HistoryFilter()
         self.asking: tuple[str, int] | None = None
         self.message: str | None = None
+        self.day_problem: str | None = None
         self.label_draft: str | None = None
         self.name_drafts: dict[int, str] = {}
 
@@ -100,11 +108,35 @@ class MatchBook:
     def toggle_archived(self) -> None:
         """Show the archived matches instead of the others, or back."""
         self.filters.archived = not self.filters.archived
+        self.filters.trash = False
         self.asking = None
 
-    def lines(self) -> list[MatchLine]:
-        """The matches the filters let through, newest first; a day that cannot be read is said in ``message``."""
+    def toggle_trash(self) -> None:
+        """Show the Trash (deleted matches, each with Restore) instead of the history, or back."""
+        self.filters.trash = not self.filters.trash
+        self.asking = None
         self.message = None
+
+    def trashed(self) -> list[TrashedMatch]:
+        """The matches in the Trash, the latest deleted first."""
+        return trashed_matches(self.store)
+
+    def restore(self, match_id: int) -> None:
+        """Take a match out of the Trash; the door's refusal (not the device that started it) is said in ``message``."""
+        self.message = None
+        try:
+            restore_match(self.store, match_id, caller=self.caller)
+        except StoreError as err:
+            self.message = sentence(str(err))
+            return
+        self.message = f"Match {match_id} is back in the history."
+
+    def lines(self) -> list[MatchLine]:
+        """The matches the filters let through, newest first; a day that cannot be read is said in ``day_problem``.
+
+        Drawing the list leaves ``message`` alone: it holds what the last tap was told (a refused delete).
+        """
+        self.day_problem = None
         days: list[date | None] = []
         for which, text in (("from", self.filters.since), ("to", self.filters.until)):
             text = text.strip()
@@ -114,7 +146,7 @@ class MatchBook:
             try:
                 days.append(date.fromisoformat(text))
             except ValueError:
-                self.message = f"The day {which} should be written like 2026-12-01, not {text!r}."
+                self.day_problem = f"The day {which} should be written like 2026-12-01, not {text!r}."
                 days.append(None)
         return match_lines(
             self.store,
@@ -143,7 +175,7 @@ class MatchBook:
         action, match_id = self.asking
         what = self._describe(match_id)
         if action == DELETE:
-            return f"Delete {what}? It disappears from this score-pad for every device; only the audit log keeps it."
+            return f"Delete {what}? It goes to the Trash for every device; Restore there brings it back."
         if self.filters.archived:
             return f"Bring {what} back into the history?"
         return f"Archive {what}? It leaves the history; tap Archived to see it again."
@@ -156,15 +188,15 @@ class MatchBook:
         self.asking = None
         try:
             if action == DELETE:
-                delete_match(self.store, match_id, device=self.device)
+                delete_match(self.store, match_id, caller=self.caller)
                 if self.remembered == match_id:
                     self.remembered = None
             else:
-                archive_match(self.store, match_id, archived=not self.filters.archived, device=self.device)
+                archive_match(self.store, match_id, archived=not self.filters.archived, caller=self.caller)
         except UnknownMatch:
             self.message = "That match is no longer in this score-pad."
         except StoreError as err:
-            self.message = str(err)
+            self.message = sentence(str(err))
 
     # -- label and names of the match at the table -------------------------------------
 
@@ -183,7 +215,7 @@ class MatchBook:
         if self.label_draft is None:
             return
         try:
-            label_match(self.store, table.match_id, self.label_draft, device=self.device)
+            label_match(self.store, table.match_id, self.label_draft, caller=self.caller)
         except StoreError as err:
             self.message = str(err)
             return
@@ -204,7 +236,7 @@ class MatchBook:
         # One seat at a time, each checked against the names stored (a swap needs a third name first).
         try:
             for seat, name in changed.items():
-                rename_player(self.store, table.match_id, seat, name, device=self.device)
+                rename_player(self.store, table.match_id, seat, name, caller=self.caller)
         except StoreError as err:
             self.message = str(err)
             table.refresh()

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorepad.access import Caller
 from scorepad.app.models.dispute import Dispute
 from scorepad.app.models.matchbook import MatchBook
 from scorepad.app.models.table import MAX_DIGITS, Table
@@ -105,18 +106,21 @@ class NewMatchForm:
 class ScorePad:
     """The whole app for one screen: home, new match, the table, the score sheet, history.
 
-    ``store`` is a ``scorepad.store.Store``; ``device`` names this screen in its audit log.
+    ``store`` is a ``scorepad.store.Store``; ``caller`` is who writes from this
+    screen (``scorepad.access``: the door checks it at every write), its
+    ``view`` naming the screen in the store.
     """
 
-    def __init__(self, store: Any, *, device: str = "app") -> None:
+    def __init__(self, store: Any, *, caller: Caller) -> None:
         self.store = store
-        self.device = device
+        self.caller = caller
+        self.device = caller.view or "app"
         self.screen = HOME
         self.form = NewMatchForm()
         self.table: Table | None = None
         self.message: str | None = None
         self.on_saved: Callable[[Any, str], None] | None = None
-        self.book = MatchBook(store, device=device)
+        self.book = MatchBook(store, caller=caller)
         self.dispute: Dispute | None = None
 
     # -- reading ---------------------------------------------------------------
@@ -297,11 +301,11 @@ class ScorePad:
             # Names trimmed, at most 40 characters, no two alike (case aside); one sentence if not.
             players = checked_names(form.seated())
             match_id = self.store.create_match(
-                rules=form.rules, options=form.options(), players=players, device=self.device
+                rules=form.rules, options=form.options(), players=players, caller=self.caller
             )
             if form.label.strip():
-                label_match(self.store, match_id, form.label, device=self.device)
-            self.store.start_hand(match_id, setter=form.setter, device=self.device)
+                label_match(self.store, match_id, form.label, caller=self.caller)
+            self.store.start_hand(match_id, setter=form.setter, caller=self.caller)
         except (SniffError, StoreError) as err:
             self.message = str(err)
             return
@@ -327,7 +331,7 @@ class ScorePad:
         try:
             if not isinstance(match_id, int):
                 raise UnknownMatch(match_id)
-            self.table = Table(self.store, match_id, device=self.device, on_saved=self.on_saved)
+            self.table = Table(self.store, match_id, caller=self.caller, on_saved=self.on_saved)
         except UnknownMatch:
             self.message = f"There is no match {match_id} in this score-pad."
             self.table = None

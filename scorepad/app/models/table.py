@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from scorepad.access import Caller
 from scorepad.analysis.table_words import table_words, training_hints
 from scorepad.app.models.irregular import Irregularities
 from scorepad.app.models.readings import board_of, picture_of, sheet_of
@@ -117,9 +118,10 @@ def entry_taps(hand: HandState, event: Any) -> int:
 class Table:
     """One match being scored: the engine's state, read through the store, plus what the scorer is doing.
 
-    ``store`` is a ``scorepad.store.Store``; ``device`` names this screen in the
-    store's audit log; ``on_saved(match_id, device)`` is told of every entry
-    saved, so other screens on the same match can show it.
+    ``store`` is a ``scorepad.store.Store``; ``caller`` is who writes from this
+    screen (the door checks it at every write; its ``view`` names the screen in
+    the store); ``on_saved(match_id, device)`` is told of every entry saved, so
+    other screens on the same match can show it.
     """
 
     def __init__(
@@ -127,14 +129,15 @@ class Table:
         store: Any,
         match_id: Any,
         *,
-        device: str = "app",
+        caller: Caller,
         on_saved: Callable[[Any, str], None] | None = None,
     ) -> None:
         self.store = store
         self.match_id = match_id
-        self.device = device
+        self.caller = caller
+        self.device = caller.view or "app"
         self.on_saved = on_saved
-        self.state: MatchState = store.load(match_id, device=device)
+        self.state: MatchState = store.load(match_id, device=self.device)
         self.message: str | None = None
         self.pending: tuple[int, int] | None = None
         self.call_hidden = False
@@ -694,7 +697,7 @@ class Table:
         if remaining is None:
             self.message = self.settle_problem()
             return
-        if self._step(lambda mid, device: self.store.settle(mid, remaining, device=device)):
+        if self._step(lambda mid, caller: self.store.settle(mid, remaining, caller=caller)):
             self.remaining_text.clear()
             self.remaining_tiles.clear()
             self.settle_seat = None
@@ -711,7 +714,7 @@ class Table:
         if setter is None:
             self.message = self.next_setter_words()
             return
-        if self._step(lambda mid, device: self.store.start_hand(mid, setter=setter, device=device)):
+        if self._step(lambda mid, caller: self.store.start_hand(mid, setter=setter, caller=caller)):
             self.next_setter_choice = None
 
     # -- internals ---------------------------------------------------------------
@@ -730,13 +733,13 @@ class Table:
         return self._append(event)
 
     def _append(self, event: Any) -> bool:
-        return self._step(lambda mid, device: self.store.append(mid, event, device=device))
+        return self._step(lambda mid, caller: self.store.append(mid, event, caller=caller))
 
     def _step(self, action: Callable[..., MatchState]) -> bool:
         """Run one store action; on refusal keep the engine's sentence and change nothing."""
         self.message = None
         try:
-            self.state = action(self.match_id, device=self.device)
+            self.state = action(self.match_id, caller=self.caller)
         except SniffError as err:
             self.message = sentence(self._named(str(err)))
             return False
@@ -774,7 +777,7 @@ class Table:
         # One log entry replacing the play (the store replays the hand with it, so the engine
         # judges the amended call afresh: a winning play not called no longer wins, Smartt §7.2);
         # an undo afterwards takes back only the amendment.
-        self._step(lambda mid, device: self.store.amend(mid, new, device=device))
+        self._step(lambda mid, caller: self.store.amend(mid, new, caller=caller))
 
     def _toggle_remaining(self, low: int, high: int) -> None:
         seat = self.settle_seat

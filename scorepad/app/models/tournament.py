@@ -14,9 +14,10 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from scorepad.access import Caller
 from scorepad.app.models.limits import SlidingLimit
 from scorepad.app.models.state import NewMatchForm
 from scorepad.rules import PRESETS, SniffError, make_ruleset, narrate
@@ -577,7 +578,9 @@ class TableDevice:
         round, not locked. A new hand also has to be within the round's games
         or hands; that reads this table alone, never the whole round.
         """
-        self.service.authorize_match(self.token, self.event_id, match_id)
+        # Who may write to the match is the store's door's to say, at the write itself (the page's
+        # caller is this table's credential); here only the round's flow: one hand confirmed before
+        # the next, and no more hands or games than the round has.
         if action == "start_hand":
             unit, per_round = self.round_size()
             state = self.service.store.load(match_id)
@@ -588,6 +591,12 @@ class TableDevice:
             done = len(state.games()) if unit == "games" else len(state.hands)
             if done >= per_round:
                 raise TournamentError(f"this table has played its {per_round} {unit} for the round")
+
+    def caller(self, *, view: str) -> Caller:
+        """This device's table credential as the door's caller, its page named ``view``. Raises ``TournamentError``."""
+        if self.match_id is None:
+            raise TournamentError("this table has no match to score: it is a bye")
+        return replace(self.service.authorize_match(self.token, self.event_id, self.match_id), device=view)
 
     def round_size(self) -> tuple[str, int]:
         """What a round is counted in and how many ("hands", 8): the event's, read once (it never changes)."""
@@ -631,12 +640,8 @@ class TableDevice:
 
     def confirmers(self, state: Any, hand_number: int) -> list[str]:
         """The players who confirm a hand: the side(s) opposing the side that scored it."""
-        hand = state.hands[hand_number - 1]
-        rules = state.rules
-        scored = hand.settlement.to if hand.settlement is not None else getattr(hand, "won_side", None)
-        if scored is None:
-            scored = rules.side_of(hand.setter)
-        return [name for seat, name in enumerate(state.players) if rules.side_of(seat) != scored]
+        scored = state.hands[hand_number - 1].scoring_side()
+        return [name for seat, name in enumerate(state.players) if state.rules.side_of(seat) != scored]
 
     def confirm(self, state: Any, hand_number: int) -> bool:
         """The opposing side confirms ``hand_number`` on this device; False with the reason in ``message``."""

@@ -313,8 +313,17 @@ def history_screen(pad: ScorePad, act: Act, header: ft.Control) -> ft.Control:
                 kind="filled" if filters.archived else "outlined",
                 icon=ft.Icons.ARCHIVE,
             ),
+            button(
+                "show-trash",
+                "Trash" if not filters.trash else "Back to the history",
+                act(book.toggle_trash),
+                kind="filled" if filters.trash else "outlined",
+                icon=ft.Icons.DELETE_OUTLINE,
+            ),
         ]
     )
+    if filters.trash:
+        return trash_screen(pad, act, header, filter_row)
     rows: list[ft.Control] = [heading("Archived matches" if filters.archived else "History"), filter_row]
     rows.append(record_file_button(pad, act))
     question = book.question()
@@ -370,6 +379,30 @@ def history_screen(pad: ScorePad, act: Act, header: ft.Control) -> ft.Control:
         )
     if not lines:
         rows.append(ft.Text("No matches match these filters." if _filtered(pad) else "No matches yet.", italic=True))
+    said = book.message or book.day_problem
+    return ft.Column([header, message_bar(said) or ft.Container(), card(*rows)], spacing=12)
+
+
+def trash_screen(pad: ScorePad, act: Act, header: ft.Control, filter_row: ft.Control) -> ft.Control:
+    """The Trash: deleted matches, the latest first, each with Restore (the door says who may)."""
+    book = pad.book
+    rows: list[ft.Control] = [heading("Trash"), filter_row]
+    for match in book.trashed():
+        players = ", ".join(match.players)
+        label = f" · {match.label}" if match.label else ""
+        when = match.deleted_at.astimezone().strftime("%Y-%m-%d %H:%M")
+        rows.append(
+            ft.Column(
+                [
+                    note(f"{match.id}. {players}{label} · deleted {when}", identifier=f"trashed-{match.id}", size=13),
+                    button(f"restore-{match.id}", "Restore", act(book.restore, match.id), kind="outlined"),
+                ],
+                spacing=2,
+                tight=True,
+            )
+        )
+    if len(rows) == 2:
+        rows.append(ft.Text("The Trash is empty.", italic=True))
     return ft.Column([header, message_bar(book.message) or ft.Container(), card(*rows)], spacing=12)
 
 

@@ -660,11 +660,13 @@ class TablePage:
         self.draw()
 
     def _open(self) -> None:
-
-        pad = ScorePad(self.store, device=f"web:{self.page.session.id[:8]}")
+        # Every write of this page names the table's credential: the store's door lets it into this
+        # table's match only, while its round is current and unlocked and the table not forfeited.
+        caller = self.device.caller(view=f"web:{self.page.session.id[:8]}")
+        pad = ScorePad(self.store, caller=caller)
         live = LiveScreen(self.page, pad, relay_for(self.store))
         pad.store = pad.book.store = PageStore(self.store, live)
-        pad.table = Table(self.device.guarded(pad.store), self.device.match_id, device=pad.device)
+        pad.table = Table(self.device.guarded(pad.store), self.device.match_id, caller=caller)
         pad.screen = TABLE
         # A page that fails unexpectedly loses its table's credential too (``PageGuard``).
         guard = PageGuard.of(self.page)

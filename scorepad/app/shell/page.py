@@ -10,6 +10,7 @@ from typing import Any
 
 import flet as ft
 
+from scorepad.app.models.callers import page_caller
 from scorepad.app.models.notices import revision_of
 from scorepad.app.models.state import DISPUTE, HISTORY, HOME, NEW, SHEET, TABLE, ScorePad
 from scorepad.app.screens.common import tappable
@@ -75,7 +76,8 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
 
             event_page(page, chosen, on_gone=gone)
             return
-        pad = ScorePad(chosen, device=f"web:{page.session.id[:8]}")
+        # Who this page is, as the door marked its connection: every write it makes names that caller.
+        pad = ScorePad(chosen, caller=page_caller(page.client_user_agent, f"web:{page.session.id[:8]}"))
         relay = relay_for(chosen)
         live = LiveScreen(page, pad, relay)
         pad.store = pad.book.store = PageStore(chosen, live)
