@@ -22,6 +22,8 @@ FORMATS: dict[str, PairingFormat] = {f.name: f for f in (ROUND_ROBIN_FORMAT, SWI
 METHODS = tuple(FORMATS)
 # The formats a director may choose (tables of two sides); the others come with their kind of event.
 CHOSEN = tuple(f.name for f in FORMATS.values() if f.kind is None)
+# The formats that come with their kind of event (tables of three, of four).
+SEATED_BY_KIND = tuple(f.name for f in FORMATS.values() if f.kind is not None)
 # What ``auto`` pairs by when no format suits the field better.
 AUTO_FALLBACK = SWISS
 
