@@ -27,6 +27,7 @@ from scorepad.store.errors import StoreError
 from scorepad.store.faults import DATABASE_ERRORS
 from scorepad.store.store import open_store
 from scorepad.tournament.errors import TournamentError
+from scorepad.tournament.events import PAIRINGS
 from scorepad.tournament.exports import export_event
 from scorepad.tournament.kinds import KINDS
 from scorepad.tournament.service import TournamentService
@@ -72,7 +73,7 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     per = create.add_mutually_exclusive_group()
     per.add_argument("--games", type=int, help="games per round (default 1)")
     per.add_argument("--hands", type=int, help="hands per round instead of games")
-    create.add_argument("--pairing", default="auto", choices=("auto", "round-robin", "swiss"))
+    create.add_argument("--pairing", default="auto", choices=PAIRINGS)
     create.add_argument("--seed", help="the pairing seed (default: drawn now, kept with the event)")
     create.add_argument("--bye-points", type=int, help="game points a bye scores")
 

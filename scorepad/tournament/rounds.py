@@ -87,6 +87,22 @@ class _EventData:
         )
 
 
+@dataclass(frozen=True)
+class _NewRound:
+    """A round to store: what it was paired from, the engine's pairing, and the tables as seated.
+
+    ``reason`` is a re-pairing's (None: the round is paired for the first
+    time), ``before`` the tables it replaces.
+    """
+
+    number: int
+    inputs: PairingInput
+    computed: Pairing
+    seated: Pairing
+    reason: str | None = None
+    before: list[list[int]] | None = None
+
+
 class Rounds(rows.Desk):
     """The director's rounds: pairing, re-pairing, lock, reopen, new codes, and re-running a pairing."""
 
@@ -116,7 +132,7 @@ class Rounds(rows.Desk):
             inputs = pairing_input(session, event, number, self.tally)
             snapshot = _EventData.read(session, event)
         pairing = pair(inputs)
-        return self._store_round(caller, snapshot, number, inputs, pairing, pairing, reason=None)
+        return self._store_round(caller, snapshot, _NewRound(number, inputs, pairing, pairing))
 
     def repair(
         self, token: str | None, event_id: int, tables: Sequence[Sequence[str | int]], *, reason: str
@@ -169,7 +185,7 @@ class Rounds(rows.Desk):
             snapshot = _EventData.read(session, event)
         manual = Pairing(tuple(ids), byes, ("re-paired by the director",))
         return self._store_round(
-            caller, snapshot, current.number, inputs, computed, manual, reason=reason, before=before
+            caller, snapshot, _NewRound(current.number, inputs, computed, manual, reason=reason, before=before)
         )
 
     def lock_round(self, token: str | None, event_id: int, *, reason: str | None = None) -> int:
@@ -300,91 +316,73 @@ class Rounds(rows.Desk):
             lines=tuple(lines),
         )
 
-    def _store_round(
-        self,
-        caller: Caller,
-        data: _EventData,
-        number: int,
-        inputs: PairingInput,
-        computed: Pairing,
-        seated: Pairing,
-        *,
-        reason: str | None,
-        before: list[list[int]] | None = None,
-    ) -> RoundView:
-        """Create the matches of ``seated`` and write the round and its tables in one transaction."""
+    def _store_round(self, caller: Caller, data: _EventData, new: _NewRound) -> RoundView:
+        """Create the matches of ``new.seated`` and write the round and its tables in one transaction."""
         event = data.event
         options = dict(event.options)
         match_ids = []
-        for t, entrants in enumerate(seated.tables, 1):
+        for t, entrants in enumerate(new.seated.tables, 1):
             players = seats_for([data.players[x] for x in entrants], partners=event.kind == Kind.PARTNERS)
             match_id = self.store.create_match(event.rules, options, players, device=caller.label)
-            label_match(self.store, match_id, f"Event {event.id} R{number} T{t}", device=caller.label)
+            label_match(self.store, match_id, f"Event {event.id} R{new.number} T{t}", device=caller.label)
             match_ids.append(match_id)
-        codes = {t: new_table_code(t) for t in range(1, len(seated.tables) + 1)}
+        codes = {t: new_table_code(t) for t in range(1, len(new.seated.tables) + 1)}
         try:
             with unique_writes(self._writer) as session:
-                self._write_round(
-                    session, caller, data, number, inputs, computed, seated, match_ids, codes, reason, before
-                )
+                self._write_round(session, caller, data, new, match_ids, codes)
         except (AlreadyStored, TournamentError) as err:
             # Nothing of the round was written: the matches made for it go too.
             for match_id in match_ids:
                 delete_match(self.store, match_id, device=caller.label)
             if isinstance(err, TournamentError):
                 raise
-            raise TournamentError(wording.paired_meanwhile(number)) from None
-        if reason is not None:
-            for old_id in data.round_matches.get(number, []):
+            raise TournamentError(wording.paired_meanwhile(new.number)) from None
+        if new.reason is not None:
+            for old_id in data.round_matches.get(new.number, []):
                 delete_match(self.store, old_id, device=caller.label)
-        return replace(self.views.round_view(None, rows.pk(event), number), codes=codes)
+        return replace(self.views.round_view(None, rows.pk(event), new.number), codes=codes)
 
     def _write_round(
         self,
         session: Session,
         caller: Caller,
         data: _EventData,
-        number: int,
-        inputs: PairingInput,
-        computed: Pairing,
-        seated: Pairing,
+        new: _NewRound,
         match_ids: list[int],
         codes: dict[int, str],
-        reason: str | None,
-        before: list[list[int]] | None,
     ) -> None:
         """The round (new, or re-paired: its tables replaced), its tables and byes, and the audit line."""
         event_id = rows.pk(data.event)
         previous = (
-            repo.round_numbered(session=session, event_id=event_id, number=number - 1)
-            if reason is None and number > 1
+            repo.round_numbered(session=session, event_id=event_id, number=new.number - 1)
+            if new.reason is None and new.number > 1
             else None
         )
         if previous is not None and rows.round_held(session, rows.pk(previous)).locked_at is None:
-            raise TournamentError(wording.reopened_meanwhile(number - 1))
-        if reason is None:
+            raise TournamentError(wording.reopened_meanwhile(new.number - 1))
+        if new.reason is None:
             round_id = repo.add_row(
                 session=session,
                 row=TournamentRound(
                     event_id=event_id,
-                    number=number,
-                    seed=inputs.seed,
+                    number=new.number,
+                    seed=new.inputs.seed,
                     engine_version=engine_version(),
-                    inputs=inputs.to_dict(),
-                    computed=computed.to_dict(),
-                    fingerprint=computed.fingerprint(),
+                    inputs=new.inputs.to_dict(),
+                    computed=new.computed.to_dict(),
+                    fingerprint=new.computed.fingerprint(),
                     paired_at=utcnow(),
                 ),
             )
         else:
-            replaced = repo.round_numbered(session=session, event_id=event_id, number=number)
+            replaced = repo.round_numbered(session=session, event_id=event_id, number=new.number)
             if replaced is None:
-                raise TournamentError(wording.not_paired_to_repair(number))
+                raise TournamentError(wording.not_paired_to_repair(new.number))
             round_id = rows.pk(replaced)
             for table in rows.tables(session, replaced):
                 session.delete(table)
             session.flush()
-        for t, entrants in enumerate(seated.tables, 1):
+        for t, entrants in enumerate(new.seated.tables, 1):
             repo.add_table(
                 session=session,
                 round_id=round_id,
@@ -393,17 +391,17 @@ class Rounds(rows.Desk):
                 entrants=list(entrants),
                 code_hash=hash_secret(codes[t]),
             )
-        for i, entrant in enumerate(seated.byes, len(seated.tables) + 1):
+        for i, entrant in enumerate(new.seated.byes, len(new.seated.tables) + 1):
             repo.add_table(
                 session=session, round_id=round_id, number=i, match_id=None, entrants=[entrant], code_hash=None
             )
         detail: dict[str, Any] = {
-            "round": number,
-            "method": inputs.method,
-            "tables": [[data.names[x] for x in t] for t in seated.tables],
-            "byes": [data.names[x] for x in seated.byes],
+            "round": new.number,
+            "method": new.inputs.method,
+            "tables": [[data.names[x] for x in t] for t in new.seated.tables],
+            "byes": [data.names[x] for x in new.seated.byes],
         }
-        if reason is not None:
-            detail["reason"] = reason
-            detail["before"] = [[data.names[x] for x in t] for t in before or []]
-        rows.audit(session, event_id, caller.label, "pair" if reason is None else "repair", detail)
+        if new.reason is not None:
+            detail["reason"] = new.reason
+            detail["before"] = [[data.names[x] for x in t] for t in new.before or []]
+        rows.audit(session, event_id, caller.label, "pair" if new.reason is None else "repair", detail)
