@@ -41,6 +41,9 @@ from scorepad.store.errors import (
 )
 
 T = TypeVar("T")
+# Any error of the database layer, for a caller above the store that reports it in a sentence
+# (only the store imports SQL).
+DATABASE_ERRORS: tuple[type[Exception], ...] = (SQLAlchemyError,)
 _log = logging.getLogger("scorepad.store")
 
 # PostgreSQL states that mean "another transaction got in the way; retry":

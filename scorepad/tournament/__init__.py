@@ -4,7 +4,8 @@
 (docs/tournament.md); every method checks the caller's role first.
 """
 
-from scorepad.tournament.access import Action, Caller, Gate, Role
+from scorepad.access import Caller
+from scorepad.tournament.access import Action, Gate, Role
 from scorepad.tournament.errors import AccessDenied, PairingError, TooManyAttempts, TournamentError
 from scorepad.tournament.kinds import KINDS, Kind
 from scorepad.tournament.service import ForfeitView, RoundView, TableView, TournamentService, Verification

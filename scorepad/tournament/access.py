@@ -27,21 +27,12 @@ from enum import StrEnum
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import func, select
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import aliased
-from sqlmodel import Session, col
 
 from scorepad.access import Caller, Who
+from scorepad.store import tournament_repo as repo
 from scorepad.store.db import session_scope, writer
 from scorepad.store.models import as_utc, utcnow
-from scorepad.store.tournament_models import (
-    TournamentAttempt,
-    TournamentEvent,
-    TournamentRound,
-    TournamentSession,
-    TournamentTable,
-)
+from scorepad.store.tournament_repo import Engine
 from scorepad.tournament.errors import AccessDenied, TooManyAttempts, TournamentError
 
 # OWASP's lower argon2id parameters, as the app's join code uses: tens of milliseconds a check.
@@ -152,7 +143,7 @@ class Gate:
         key = f"director:{source}"
         self._throttle(event_id, key)
         with session_scope(self._engine) as session:
-            event = session.get(TournamentEvent, event_id)
+            event = repo.event(session=session, event_id=event_id)
             stored = event.director_hash if event is not None else None
         ok = stored is not None and verify_secret(stored, password)
         self._attempt(event_id, key, ok)
@@ -171,13 +162,9 @@ class Gate:
         number_text, _, _ = (code or "").strip().upper().partition("-")
         table = None
         with session_scope(self._engine) as session:
-            current = _current_round(session, event_id)
-            if current is not None and number_text.isdigit():
-                table = session.execute(
-                    select(TournamentTable).where(
-                        col(TournamentTable.round_id) == current.id, col(TournamentTable.number) == int(number_text)
-                    )
-                ).scalar_one_or_none()
+            current = repo.latest_round(session=session, event_id=event_id)
+            if current is not None and current.id is not None and number_text.isdigit():
+                table = repo.table_numbered(session=session, round_id=current.id, number=int(number_text))
             locked = current is not None and current.locked_at is not None
         ok = table is not None and table.code_hash is not None and verify_secret(table.code_hash, code.strip().upper())
         self._attempt(event_id, key, ok)
@@ -206,32 +193,8 @@ class Gate:
             return Caller(Who.SPECTATOR, event_id=event_id)
         # One statement (it runs before every entry of every table): the credential, its table, that
         # table's round, and the number of the event's latest round (the one tables play now).
-        rounds = aliased(TournamentRound, name="event_round")
-        latest = (
-            select(func.max(col(rounds.number)))
-            .where(col(rounds.event_id) == col(TournamentSession.event_id))
-            .correlate(TournamentSession)
-            .scalar_subquery()
-        )
-        query = (
-            select(
-                col(TournamentSession.event_id),
-                col(TournamentSession.role),
-                col(TournamentSession.created_at),
-                col(TournamentTable.id),
-                col(TournamentTable.number),
-                col(TournamentTable.match_id),
-                col(TournamentRound.event_id),
-                col(TournamentRound.number),
-                col(TournamentRound.locked_at),
-                latest,
-            )
-            .outerjoin(TournamentTable, col(TournamentTable.id) == col(TournamentSession.table_id))
-            .outerjoin(TournamentRound, col(TournamentRound.id) == col(TournamentTable.round_id))
-            .where(col(TournamentSession.token_hash) == _token_digest(token))
-        )
         with session_scope(self._engine) as session:
-            row = session.execute(query).one_or_none()
+            row = repo.credential(session=session, token_hash=_token_digest(token))
         if row is None or row[0] != event_id:
             raise AccessDenied("this sign-in is unknown for this event; sign in again")
         _event, role_name, created_at, table_id, table_number, match_id, round_event, round_number, locked_at, now = row
@@ -275,29 +238,20 @@ class Gate:
     def _open_session(self, event_id: int, role: Role, table_id: int | None) -> str:
         token = secrets.token_urlsafe(32)
         with session_scope(self._writer) as session:
-            session.add(
-                TournamentSession(
-                    event_id=event_id,
-                    token_hash=_token_digest(token),
-                    role=role.value,
-                    table_id=table_id,
-                    created_at=self.now(),
-                )
+            repo.add_session(
+                session=session,
+                event_id=event_id,
+                token_hash=_token_digest(token),
+                role=role.value,
+                table_id=table_id,
+                at=self.now(),
             )
         return token
 
     def _throttle(self, event_id: int, key: str) -> None:
         since = self.now() - ATTEMPT_WINDOW
         with session_scope(self._engine) as session:
-            rows = session.execute(
-                select(func.count(), func.min(col(TournamentAttempt.at))).where(
-                    col(TournamentAttempt.event_id) == event_id,
-                    col(TournamentAttempt.key) == key,
-                    col(TournamentAttempt.ok).is_(False),
-                    col(TournamentAttempt.at) > since,
-                )
-            ).one()
-        failures, oldest = rows
+            failures, oldest = repo.failed_attempts(session=session, event_id=event_id, key=key, since=since)
         if failures >= ATTEMPT_LIMIT:
             wait = int(((as_utc(oldest) or self.now()) + ATTEMPT_WINDOW - self.now()).total_seconds()) + 1
             raise TooManyAttempts(f"too many wrong attempts from here; try again in {max(wait, 1)} s")
@@ -305,21 +259,8 @@ class Gate:
     def _attempt(self, event_id: int, key: str, ok: bool) -> None:
         exists = True
         with session_scope(self._engine) as session:
-            exists = session.get(TournamentEvent, event_id) is not None
+            exists = repo.event(session=session, event_id=event_id) is not None
         if not exists:
             return
         with session_scope(self._writer) as session:
-            session.add(TournamentAttempt(event_id=event_id, key=key, ok=ok, at=self.now()))
-
-
-def _current_round(session: Session, event_id: int) -> TournamentRound | None:
-    """The event's latest paired round (the one tables play now), or None."""
-    return (
-        session.execute(
-            select(TournamentRound)
-            .where(col(TournamentRound.event_id) == event_id)
-            .order_by(col(TournamentRound.number).desc())
-        )
-        .scalars()
-        .first()
-    )
+            repo.add_attempt(session=session, event_id=event_id, key=key, ok=ok, at=self.now())

@@ -20,14 +20,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy.exc import SQLAlchemyError
-
 from scorepad.printable import printable
 from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE
 from scorepad.rules import SniffError
 from scorepad.store.errors import StoreError
+from scorepad.store.faults import DATABASE_ERRORS
 from scorepad.store.store import open_store
+from scorepad.tournament.errors import TournamentError
+from scorepad.tournament.events import PAIRINGS
+from scorepad.tournament.exports import export_event
 from scorepad.tournament.kinds import KINDS
+from scorepad.tournament.service import TournamentService
+from scorepad.tournament.standings import tiebreak_order
 
 PASSWORD_ENV = "SCOREPAD_DIRECTOR_PASSWORD"
 DB_HELP = "database URL or SQLite file (default: SCOREPAD_DATABASE_URL, else the app's own file)"
@@ -69,7 +73,7 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     per = create.add_mutually_exclusive_group()
     per.add_argument("--games", type=int, help="games per round (default 1)")
     per.add_argument("--hands", type=int, help="hands per round instead of games")
-    create.add_argument("--pairing", default="auto", choices=("auto", "round-robin", "swiss"))
+    create.add_argument("--pairing", default="auto", choices=PAIRINGS)
     create.add_argument("--seed", help="the pairing seed (default: drawn now, kept with the event)")
     create.add_argument("--bye-points", type=int, help="game points a bye scores")
 
@@ -150,20 +154,21 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     export.add_argument("--format", action="append", choices=FORMATS, help="default: all (repeatable)")
 
 
-def _run(args: argparse.Namespace, work: Callable[[Any, argparse.Namespace], int]) -> int:
-    from scorepad.tournament.errors import TournamentError
-    from scorepad.tournament.service import TournamentService
+# What opening a database can raise: a bad URL, a missing file, the store's and the database's own errors.
+_UNOPENED: tuple[type[Exception], ...] = (ValueError, OSError, StoreError, *DATABASE_ERRORS)
 
+
+def _run(args: argparse.Namespace, work: Callable[[Any, argparse.Namespace], int]) -> int:
     try:
         try:
             store = open_store(args.db)
-        except (ValueError, SQLAlchemyError, OSError, StoreError) as err:
+        except _UNOPENED as err:
             raise _Failure(f"cannot open the database: {_first_line(err)}", EXIT_ILLEGAL) from err
         try:
             return work(TournamentService(store), args)
         except (TournamentError, StoreError, SniffError) as err:
             raise _Failure(str(err), EXIT_ILLEGAL) from err
-        except SQLAlchemyError as err:
+        except DATABASE_ERRORS as err:
             raise _Failure(f"database error: {_first_line(err)}", EXIT_ILLEGAL) from err
         finally:
             store.close()
@@ -371,8 +376,6 @@ def _verify(service: Any, args: argparse.Namespace) -> int:
 
 
 def _standings(service: Any, args: argparse.Namespace) -> int:
-    from scorepad.tournament.standings import tiebreak_order
-
     rows = service.standings(None, args.event, through=args.round)
     if args.json:
         _out(json.dumps([{**s.__dict__, "working": list(s.working)} for s in rows]))
@@ -401,8 +404,6 @@ def _confirm(service: Any, args: argparse.Namespace) -> int:
 
 
 def _export(service: Any, args: argparse.Namespace) -> int:
-    from scorepad.tournament.exports import export_event
-
     token = _director(service, args.event)
     skipped: list[str] = []
     try:

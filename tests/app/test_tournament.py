@@ -37,7 +37,7 @@ from scorepad.simulate import simulate
 from scorepad.store import Store, StoreError, open_store
 from scorepad.tournament import KINDS, TournamentService
 from scorepad.tournament.errors import AccessDenied, TooManyAttempts, TournamentError
-from scorepad.tournament.service import PAIRINGS
+from scorepad.tournament.events import PAIRINGS
 
 # The store tests' PostgreSQL fixtures (a fresh schema per test), as tests/tournament uses them.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))

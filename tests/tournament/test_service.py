@@ -9,7 +9,7 @@ import pytest
 
 from scorepad.store import open_store
 from scorepad.tournament import TournamentError, TournamentService
-from scorepad.tournament import service as service_module
+from scorepad.tournament import rounds as rounds_module
 
 from .conftest import PASSWORD
 from .helpers import game_hands, new_event, play_hands, play_round
@@ -203,14 +203,14 @@ def test_two_directors_pairing_at_once_store_one_round(service: TournamentServic
     event, director = new_event(service, ["Ann", "Bob", "Cy", "Dee"], rounds=2, pairing="swiss")
     # Both have read the event and computed the round before either stores it.
     both_computed = threading.Barrier(2, timeout=60)
-    real_pair = service_module.pair
+    real_pair = rounds_module.pair
 
     def pair_then_wait(inputs):
         result = real_pair(inputs)
         both_computed.wait()
         return result
 
-    monkeypatch.setattr(service_module, "pair", pair_then_wait)
+    monkeypatch.setattr(rounds_module, "pair", pair_then_wait)
     with open_store(db_url) as other_store:
         other = TournamentService(other_store)
         other_token = other.login_director(event, PASSWORD)

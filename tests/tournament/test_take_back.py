@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from scorepad.tournament import AccessDenied, TournamentError, TournamentService
-from scorepad.tournament import service as service_module
+from scorepad.tournament import rounds as rounds_module
 
 from .helpers import game_hands, new_event, play_hands, play_round
 
@@ -128,14 +128,14 @@ def test_a_round_reopened_while_the_next_is_being_paired_stops_that_pairing(
     service.pair_round(director, event)
     service.lock_round(director, event, reason="nobody played")
     matches = len(service.store.list_matches())
-    real_pair = service_module.pair
+    real_pair = rounds_module.pair
 
     def pair_meanwhile_reopened(inputs: Any) -> Any:
         # Another device reopens round 1 after this pairing read it locked, before the round is written.
         service.reopen_round(director, event, reason="a result to correct")
         return real_pair(inputs)
 
-    monkeypatch.setattr(service_module, "pair", pair_meanwhile_reopened)
+    monkeypatch.setattr(rounds_module, "pair", pair_meanwhile_reopened)
     with pytest.raises(TournamentError, match="round 1 was reopened meanwhile; lock it before pairing"):
         service.pair_round(director, event)
     # Nothing of round 2 was kept: no round, no matches made for its tables.

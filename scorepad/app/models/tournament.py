@@ -26,8 +26,9 @@ from scorepad.store import StoreError
 from scorepad.tournament import TournamentService
 from scorepad.tournament.access import PASSWORD_MIN
 from scorepad.tournament.errors import TournamentError
+from scorepad.tournament.events import PAIRINGS, UNITS
 from scorepad.tournament.kinds import KINDS, Kind
-from scorepad.tournament.service import PAIRINGS, ROUND_ROBIN_MAX, UNITS
+from scorepad.tournament.pairing import ROUND_ROBIN_MAX
 
 # The store's writes a table device makes (Table calls them); each is checked first.
 GUARDED_WRITES = frozenset({"append", "settle", "undo", "redo", "start_hand", "amend", "finish", "rename"})

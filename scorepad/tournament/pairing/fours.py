@@ -31,8 +31,11 @@ from functools import cache
 from itertools import combinations
 
 from scorepad.tournament.errors import PairingError
-from scorepad.tournament.pairing import Contender, Pairing, PairingInput, improve_by_swaps, score_bands
+from scorepad.tournament.kinds import Kind
+from scorepad.tournament.pairing.model import Contender, Pairing, PairingFormat, PairingInput
+from scorepad.tournament.pairing.seating import improve_by_swaps, score_bands
 
+FOURS = "fours"
 # The exact search cuts at most this many players into tables (5,775 ways for 12, in milliseconds).
 EXACT_MAX = 12
 
@@ -135,3 +138,6 @@ def _local_search(order: Sequence[int], costs: _Costs) -> list[tuple[int, ...]]:
     """Score bands of four, then swaps of two players of different tables while a swap lowers the cost."""
     bands = [list(order[i : i + 4]) for i in range(0, len(order), 4)]
     return [tuple(t) for t in improve_by_swaps(bands, lambda t: costs.seating(t)[0], _add)]
+
+
+FORMAT = PairingFormat(FOURS, fours, kind=Kind.FOURS)
