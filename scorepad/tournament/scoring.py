@@ -56,14 +56,8 @@ class Scoring(rows.Desk):
         return caller
 
     def start_hand(self, token: str | None, event_id: int, match_id: int, setter: int | None = None) -> MatchSnapshot:
-        """Start the next hand at a table, within the round's games or hands. Raises as the store does."""
+        """Start the next hand at a table (the service checks the round's flow first). Raises as the store does."""
         caller = self.authorize_match(token, event_id, match_id)
-        with session_scope(self._engine) as session:
-            event = rows.event(session, event_id)
-        state = self.store.load(match_id, device=caller.view)
-        done = len(state.games()) if event.unit == "games" else len(state.hands)
-        if done >= event.per_round:
-            raise TournamentError(wording.round_played(event.per_round, event.unit))
         return self.store.start_hand(match_id, setter, caller=caller)
 
     def append(self, token: str | None, event_id: int, match_id: int, event: Any) -> MatchSnapshot:

@@ -24,10 +24,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from scorepad.access import Caller
+from scorepad.access import Caller, Who
 from scorepad.store import MatchSnapshot, Store
+from scorepad.tournament import wording
 from scorepad.tournament.access import Gate
 from scorepad.tournament.corrections import Corrections, Resettlement, read_remaining
+from scorepad.tournament.errors import TournamentError
 from scorepad.tournament.events import NAME_MAX, PAIRINGS, UNITS, Events
 from scorepad.tournament.forfeits import Forfeits
 from scorepad.tournament.pairing import ROUND_ROBIN_MAX
@@ -166,8 +168,34 @@ class TournamentService:
         return self._scoring.authorize_match(token, event_id, match_id)
 
     def start_hand(self, token: str | None, event_id: int, match_id: int, setter: int | None = None) -> MatchSnapshot:
-        """Start the next hand at a table (see ``Scoring.start_hand``). Raises as the store does."""
+        """Start the next hand at a table (see ``Scoring.start_hand``), once ``check_next_hand`` lets it.
+
+        Raises ``TournamentError`` and what the store raises.
+        """
+        self.check_next_hand(token, event_id, match_id)
         return self._scoring.start_hand(token, event_id, match_id, setter)
+
+    def check_next_hand(self, token: str | None, event_id: int, match_id: int) -> None:
+        """Whether a table may start its next hand: the one place of the round's flow for every route.
+
+        A table's finished hands are confirmed by the opposing side before the
+        next is played (Bridgemate's order; the director is not held to it),
+        and no table plays more games or hands than the round has. Raises
+        ``TournamentError`` (``AccessDenied`` for a caller who may not score).
+        """
+        caller = self._scoring.authorize_match(token, event_id, match_id)
+        state = self.store.load(match_id, device=caller.view)
+        finished = [h.number for h in state.hands if h.finished]
+        if caller.who == Who.TABLE and finished:
+            result = self.table_view(token, event_id).result
+            confirmed = len(finished) if result is None else result.hands_confirmed
+            if confirmed < len(finished):
+                raise TournamentError(wording.waits_for_confirmation(finished[confirmed]))
+        info = self.event_info(token, event_id)
+        per_round, unit = int(info["per_round"]), str(info["unit"])
+        done = len(state.games()) if unit == "games" else len(state.hands)
+        if done >= per_round:
+            raise TournamentError(wording.round_played(per_round, unit))
 
     def append(self, token: str | None, event_id: int, match_id: int, event: Any) -> MatchSnapshot:
         """Enter one event at a table (the engine checks it). Raises as ``Store.append``."""

@@ -230,6 +230,11 @@ def forfeited_no_entries(table: int | None) -> str:
     return f"table {table} was forfeited: its match takes no more entries"
 
 
+def waits_for_confirmation(hand: int) -> str:
+    """A new hand asked for while a finished one is not confirmed (Bridgemate's order)."""
+    return f"hand {hand} waits for the opposing side's confirmation first"
+
+
 def round_played(per_round: int, unit: str) -> str:
     """A hand started after the round's games or hands."""
     return f"this table has played its {per_round} {unit} for the round"

@@ -18,7 +18,7 @@ from scorepad.access import Caller, Who
 from scorepad.rules import Draw, Play
 from scorepad.store import AccessRefused, Store
 from scorepad.store.matches import archive_match, delete_match, label_match, rename_player, restore_match
-from scorepad.tournament import AccessDenied, TournamentService
+from scorepad.tournament import AccessDenied, TournamentError, TournamentService
 
 from .conftest import PASSWORD
 from .helpers import game_hands, play_hands
@@ -160,3 +160,21 @@ def test_a_hand_is_confirmed_by_the_opposing_side_only(service: TournamentServic
         service.confirm(token, event_id, first.number, by=scorers[0], hand=1)
     # Nothing was kept of the refusal: the opposing side's confirmation is the hand's first.
     assert service.confirm(token, event_id, first.number, by=others[0], hand=1) == [1]
+
+
+def test_the_round_s_flow_is_the_service_s_on_every_route(service: TournamentService, event: Any) -> None:
+    """A table's next hand waits for the last one's confirmation, through the service as on the phone."""
+    event_id, _director, view = event
+    first = view.tables[0]
+    token = service.join_table(event_id, view.codes[first.number])
+    hands = game_hands("smartt", 2, 0, (("target", 60),))
+    play_hands(service, token, event_id, first.match_id, hands[:1])
+    revision = service.store.load(first.match_id).revision
+    with pytest.raises(TournamentError, match="hand 1 waits for the opposing side's confirmation first"):
+        service.start_hand(token, event_id, first.match_id, hands[1]["setter"])
+    assert service.store.load(first.match_id).revision == revision
+    # The director is not held to it; the table goes on once the hand is confirmed.
+    state = service.store.load(first.match_id)
+    others = [n for s, n in enumerate(state.players) if state.rules.side_of(s) != state.hands[0].scoring_side()]
+    service.confirm(token, event_id, first.number, by=others[0], hand=1)
+    assert service.start_hand(token, event_id, first.match_id, hands[1]["setter"]).revision == revision + 1

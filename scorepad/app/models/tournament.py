@@ -550,7 +550,6 @@ class TableDevice:
         self.table_number: int | None = None
         self.match_id: int | None = None
         self.message: str | None = None
-        self._round_size: tuple[str, int] | None = None
         # The hands the table has confirmed, as last read, by the finished hands they were read for.
         self._confirmed: tuple[tuple[Any, ...], int] | None = None
 
@@ -580,31 +579,15 @@ class TableDevice:
         or hands; that reads this table alone, never the whole round.
         """
         # Who may write to the match is the store's door's to say, at the write itself (the page's
-        # caller is this table's credential); here only the round's flow: one hand confirmed before
-        # the next, and no more hands or games than the round has.
+        # caller is this table's credential); the round's flow is the service's, as on every route.
         if action == "start_hand":
-            unit, per_round = self.round_size()
-            state = self.service.store.load(match_id)
-            waiting = self.waiting(state)
-            if waiting:
-                # Bridgemate's order: the opposing side confirms a hand before the next is played.
-                raise TournamentError(f"hand {waiting[0]} waits for the opposing side's confirmation first")
-            done = len(state.games()) if unit == "games" else len(state.hands)
-            if done >= per_round:
-                raise TournamentError(f"this table has played its {per_round} {unit} for the round")
+            self.service.check_next_hand(self.token, self.event_id, match_id)
 
     def caller(self, *, view: str) -> Caller:
         """This device's table credential as the door's caller, its page named ``view``. Raises ``TournamentError``."""
         if self.match_id is None:
             raise TournamentError("this table has no match to score: it is a bye")
         return replace(self.service.authorize_match(self.token, self.event_id, self.match_id), device=view)
-
-    def round_size(self) -> tuple[str, int]:
-        """What a round is counted in and how many ("hands", 8): the event's, read once (it never changes)."""
-        if self._round_size is None:
-            info = self.service.event_info(self.token, self.event_id)
-            self._round_size = (str(info["unit"]), int(info["per_round"]))
-        return self._round_size
 
     def guarded(self, store: Any) -> GuardedStore:
         """``store`` with this device's guard before each write."""
