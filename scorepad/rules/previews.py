@@ -13,9 +13,10 @@ from scorepad.rules.errors import IllegalEventError, SniffError
 from scorepad.rules.events import Event, Renege
 from scorepad.rules.hand import HandEnd
 from scorepad.rules.match import MatchState
+from scorepad.rules.misdeal import Misdeal, misdeal_events
 from scorepad.rules.presets import Topic
 from scorepad.rules.rulesets import RuleSet, cited
-from scorepad.rules.wording import named, renege_words, settlement_steps
+from scorepad.rules.wording import misdeal_words, named, renege_words, settlement_steps
 
 # Smartt §7.1: with double-six no board count scores more than 35. With double-nine
 # (R17) the ceiling is not in the books; calls are offered up to 60.
@@ -80,6 +81,29 @@ def preview_event(match: MatchState, event: Event) -> Preview:
         )
     else:
         words = ""
+    return Preview(tuple(hand.scores_after), tuple(tried.scores_after), tried.how, words)
+
+
+def preview_misdeal(match: MatchState, seat: int, kind: Misdeal) -> Preview:
+    """What entering a misdeal of ``seat`` (``misdeal.misdeal_events``) would do, without doing it.
+
+    The words say what the seat holds afterwards; the engine's refusal (no
+    hand under way, an empty boneyard, a seat that does not exist) is given
+    instead when it will not take the events.
+    """
+    hand = match.current
+    now = tuple(match.scores)
+    if hand is None:
+        return Preview(now, now, HandEnd.IN_PROGRESS, "", "no hand has been started: name the setter first")
+    trial = match.fork()
+    try:
+        for event in misdeal_events(kind, seat):
+            trial.apply(event)
+    except SniffError as err:
+        return Preview(tuple(hand.scores_after), tuple(hand.scores_after), hand.how, "", named(match, str(err)))
+    tried = trial.current
+    assert tried is not None
+    words = misdeal_words(match, hand, tried, seat, kind)
     return Preview(tuple(hand.scores_after), tuple(tried.scores_after), tried.how, words)
 
 

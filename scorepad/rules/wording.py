@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from scorepad.rules.hand import HandEnd, HandState, LastPlay
 from scorepad.rules.match import GameResult, MatchState
+from scorepad.rules.misdeal import Misdeal
 from scorepad.rules.presets import Topic
 from scorepad.rules.rulesets import RuleSet, cited
 from scorepad.rules.settle import RENEGE_DEDUCTION, RENEGE_ROLLBACK, Settlement
@@ -205,3 +206,19 @@ def game_words(match: MatchState, result: GameResult) -> str:
         rubed = [match.side_name(s) for s in result.rubed or ()]
         words += f" Rubed: {', '.join(rubed)}." if rubed else " No Rube."
     return words
+
+
+def misdeal_words(match: MatchState, before: HandState, after: HandState, seat: int, kind: Misdeal) -> str:
+    """What a misdeal of ``seat`` does (Smartt §11.4): ``before`` and ``after`` are the hand without and with it."""
+    rules = match.rules
+    name = match.players[seat]
+    when = "before the set" if not before.started else "now"
+    if kind is Misdeal.TOO_MANY:
+        what = f"{name} was dealt one tile too many and keeps every tile drawn"
+    else:
+        what = f"{name} was dealt one tile too few and takes the missing tile from the boneyard {when}"
+    return (
+        f"Misdeal: {what}{cited(rules, Topic.MISDEAL, 'R13')}. {name} holds"
+        f" {count_words(after.tiles_held[seat], 'tile')}; the boneyard holds"
+        f" {count_words(after.boneyard, 'tile')}. The turn does not change."
+    )
