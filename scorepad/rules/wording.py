@@ -9,7 +9,7 @@ the preset of the match (``RuleSet.cite``), so a Jaques game never cites Smartt.
 from __future__ import annotations
 
 from scorepad.rules.hand import HandEnd, HandState, LastPlay
-from scorepad.rules.match import GameResult, MatchState
+from scorepad.rules.match import GameResult, MatchState, Series
 from scorepad.rules.misdeal import Misdeal
 from scorepad.rules.presets import Topic
 from scorepad.rules.rulesets import RuleSet, cited
@@ -106,14 +106,22 @@ def end_words(match: MatchState, hand: HandState) -> str:
 
 
 def short_end_words(match: MatchState, hand: HandState) -> str:
-    """How ``hand`` stands in a few words, for a status line: ``Ann went out``, ``Ann won the game``."""
-    if hand.how == HandEnd.OUT:
-        return f"{match.players[hand.went_out or 0]} went out"
+    """How ``hand`` stands in a few words, for a status line or a score sheet's row.
+
+    ``Ann went out``, ``Ann won the game``, ``Blocked; Bob won the game``: a
+    hand that won a game names the side that won it (never its setter).
+    """
+    winner = hand.winner()
+    won = f"{match.side_name(winner)} won the game" if winner is not None else ""
     if hand.how == HandEnd.WON:
-        return f"{match.side_name(hand.won_side or 0)} won the game"
-    if hand.how == HandEnd.RENEGE:
-        return f"Renege by {match.players[hand.renege_by or 0]}"
-    return sentence(HOW_WORDS[hand.how])
+        return won
+    if hand.how == HandEnd.OUT:
+        words = f"{match.players[hand.went_out or 0]} went out"
+    elif hand.how == HandEnd.RENEGE:
+        words = f"Renege by {match.players[hand.renege_by or 0]}"
+    else:
+        words = sentence(HOW_WORDS[hand.how])
+    return f"{words}; {won}" if won else words
 
 
 def sentence(text: str) -> str:
@@ -202,7 +210,8 @@ def game_words(match: MatchState, result: GameResult) -> str:
     words = f"{match.side_name(result.winner)} won game {result.number}. Final scores: "
     words += scores_words(match, result.scores) + "."
     if result.game_points is not None:
-        words += f" Game points: {result.game_points}{cited(rules, Topic.GAME_POINTS)}."
+        winner = match.side_name(result.winner)
+        words += f" Game points: {result.game_points} to {winner}{cited(rules, Topic.GAME_POINTS)}."
         rubed = [match.side_name(s) for s in result.rubed or ()]
         words += f" Rubed: {', '.join(rubed)}." if rubed else " No Rube."
     return words
@@ -222,3 +231,37 @@ def misdeal_words(match: MatchState, before: HandState, after: HandState, seat: 
         f" {count_words(after.tiles_held[seat], 'tile')}; the boneyard holds"
         f" {count_words(after.boneyard, 'tile')}. The turn does not change."
     )
+
+
+def series_words(match: MatchState, series: Series) -> list[str]:
+    """The day's series in lines: each game won, then the running totals per side (Smartt §14).
+
+    Where the book keeps game points, each game says how many went to whom and
+    who was Rubed, and the totals add them up; elsewhere the totals count games won.
+    Empty before the first game is won.
+    """
+    if not series.lines:
+        return []
+    lines = []
+    for line in series.lines:
+        game = line.game
+        words = f"Game {game.number}: {match.side_name(game.winner)} won, {scores_words(match, game.scores)}"
+        if game.game_points is not None:
+            words += f"; {game.game_points} game points to {match.side_name(game.winner)}"
+            rubed = [match.side_name(s) for s in game.rubed or ()]
+            words += f"; Rubed: {', '.join(rubed)}" if rubed else "; no Rube"
+        lines.append(words + ".")
+    lines.append(f"Series after {count_words(len(series.lines), 'game')}: " + series_totals_words(match, series) + ".")
+    return lines
+
+
+def series_totals_words(match: MatchState, series: Series) -> str:
+    """Each side's running series total in words: ``Ann 2 games, 28 game points, Rubed 1 time; Bob ...``."""
+    points, rubed = series.game_points, series.rubed
+    parts = []
+    for side in range(match.rules.sides):
+        words = f"{match.side_name(side)} {count_words(series.wins[side], 'game')} won"
+        if points is not None and rubed is not None:
+            words += f", {count_words(points[side], 'game point')}, Rubed {count_words(rubed[side], 'time')}"
+        parts.append(words)
+    return "; ".join(parts) + cited(match.rules, Topic.GAME_POINTS)

@@ -16,6 +16,7 @@ import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -146,8 +147,21 @@ def run_export(args: argparse.Namespace) -> int:
     return _with_store(args, work)
 
 
+def series_text(series: dict[str, Any]) -> str:
+    """The day's series in a listing cell: ``games 1 : 0; game points 12 : 0; Rubed 0 : 1`` ('' for none)."""
+    parts = []
+    for key, words in (("wins", "games"), ("game_points", "game points"), ("rubed", "Rubed")):
+        if key in series:
+            parts.append(f"{words} " + " : ".join(str(n) for n in series[key]))
+    return "; ".join(parts)
+
+
 def run_matches(args: argparse.Namespace) -> int:
-    """``scorepad matches [--json]``: id, players, rules, started, status, scores, and the table label."""
+    """``scorepad matches [--json]``: id, players, rules, started, status, scores, the series, and the table label.
+
+    The series (Smartt §14) is the games each side has won and, where the book
+    keeps them, its game points and Rubes; ``--json`` adds every game's result.
+    """
 
     def work(store: Store) -> int:
         matches = store.list_matches()
@@ -157,7 +171,7 @@ def run_matches(args: argparse.Namespace) -> int:
             sys.stdout.write(json.dumps(listed) + "\n")
             return 0
         table = Table(title=f"{len(matches)} stored matches" if matches else "no stored matches")
-        for column in ("id", "players", "rules", "started", "status", "scores", "label"):
+        for column in ("id", "players", "rules", "started", "status", "scores", "series", "label"):
             table.add_column(column, justify="right" if column == "id" else "left", no_wrap=True)
         for m in matches:
             table.add_row(
@@ -167,6 +181,7 @@ def run_matches(args: argparse.Namespace) -> int:
                 m.started.astimezone().strftime("%Y-%m-%d %H:%M"),  # the scorer's own clock, not UTC
                 escape(printable(m.status)),
                 " : ".join(str(score) for score in m.scores),
+                series_text(m.series),
                 escape(printable(marks.get(m.id, (None, False))[0] or "")),
             )
         # Into a pipe or a file the table is not cut to 80 columns (ids and names would be lost).
