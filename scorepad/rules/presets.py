@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Literal, TypeVar
+from typing import Annotated, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, PositiveInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from scorepad.rules.errors import RecordFormatError
 
@@ -250,22 +250,74 @@ def find_preset(name: object) -> Preset:
     return preset
 
 
+RenegeRule = Literal["rollback25", "deduct50"]
+
+# The highest target a match may be played to: four digits, as every number typed on the pad.
+MAX_TARGET = 9999
+
+
+@dataclass(frozen=True)
+class OptionChoice:
+    """One choice a New match form offers for an option: its record value, its label and one line of explanation.
+
+    ``value`` None is the book's own rule (the option left out of the record).
+    """
+
+    value: str | None
+    label: str
+    explanation: str
+
+
+# Each renege procedure in a few words, for a summary of the rules (never the record's word on screen).
+RENEGE_SUMMARY: MappingProxyType[str | None, str] = _frozen(
+    {"rollback25": "a renege stops the hand, −25", "deduct50": "a renege is played out, −50", None: "no renege penalty"}
+)
+
+
+def renege_choices(preset: Preset) -> tuple[OptionChoice, ...]:
+    """The renege procedures a match under ``preset`` may be played with, the book's own first.
+
+    Smartt §11.1 prefers the 25-point procedure and allows playing the hand out
+    for 50 by prior agreement; American and Jaques have no renege rule, so
+    either procedure is a house rule borrowed from Smartt (docs/rules.md R9).
+    """
+    section = preset.cite(Topic.RENEGE)
+    where = f"{section}" if section else "a house rule from Smartt §11.1"
+    stop = OptionChoice(
+        "rollback25",
+        "A renege stops the hand, −25",
+        f"The hand stops; the offender goes back to his score at the start of the hand less 25, and the"
+        f" others keep what they scored but get no award ({where}{', preferred' if section else ''}).",
+    )
+    play_out = OptionChoice(
+        "deduct50",
+        "Play it out, −50",
+        f"The hand is played to its end and settled, then 50 comes off the offender"
+        f" ({where}{', by prior agreement' if section else ''}).",
+    )
+    if preset.renege_default is None:
+        words = f"The {preset.short} rules have no renege rule: a renege is not entered."
+        none = OptionChoice(None, "No renege penalty", words)
+        return (none, stop, play_out)
+    return (stop, play_out) if preset.renege_default == "rollback25" else (play_out, stop)
+
+
 class Options(BaseModel):
     """A record's ``options`` (records.md §1), strictly: unknown keys and wrong types are refused."""
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
-    target: PositiveInt | None = None
+    target: Annotated[int, Field(ge=1, le=MAX_TARGET)] | None = None
     muggins: bool | None = None
     sniff: bool | None = None
     set: Literal["double-six", "double-nine"] | None = None
     partners: bool | None = None
-    renege: Literal["rollback25", "deduct50"] | None = None
+    renege: RenegeRule | None = None
 
 
 # What each option accepts, in the words of a refusal.
 _OPTION_WORDS = {
-    "target": "a positive whole number",
+    "target": f"a whole number from 1 to {MAX_TARGET}",
     "muggins": "true or false",
     "sniff": "true or false",
     "set": "'double-six' or 'double-nine'",

@@ -16,7 +16,7 @@ from scorepad.rules.match import MatchState
 from scorepad.rules.misdeal import Misdeal, misdeal_events
 from scorepad.rules.presets import Topic
 from scorepad.rules.rulesets import RuleSet, cited
-from scorepad.rules.wording import misdeal_words, named, renege_words, settlement_steps
+from scorepad.rules.wording import deduction_lines, misdeal_words, named, renege_words, settlement_steps
 
 # Smartt §7.1: with double-six no board count scores more than 35. With double-nine
 # (R17) the ceiling is not in the books; calls are offered up to 60.
@@ -120,5 +120,6 @@ def preview_settlement(match: MatchState, remaining: object) -> Preview:
         return Preview(tuple(hand.scores_after), tuple(hand.scores_after), hand.how, "", named(match, str(err)))
     tried = trial.current
     assert tried is not None
-    words = "; ".join(settlement_steps(trial, settlement))
+    # Smartt §11.1: a proved deduct50 renege comes off after the settlement, and says so.
+    words = "; ".join([*settlement_steps(trial, settlement), *deduction_lines(trial, tried)])
     return Preview(tuple(hand.scores_after), tuple(tried.scores_after), tried.how, words)

@@ -195,13 +195,41 @@ def rollback_step(match: MatchState, hand: HandState) -> str:
 
 
 def deduction_lines(match: MatchState, hand: HandState) -> list[str]:
-    """The deduct50 reneges taken off at the end of ``hand``, one line each."""
+    """The deduct50 reneges taken off at the end of ``hand``, one line each, with the side's score before and after.
+
+    The 50 comes off after the hand's settlement (Smartt §11.1, records.md §5).
+    """
     rules = match.rules
     cite = cited(rules, Topic.RENEGE) or " (the renege option)"
-    return [
-        f"renege by {match.players[seat]}: {RENEGE_DEDUCTION} off {match.side_name(rules.side_of(seat))}{cite}"
-        for seat in hand.deductions
-    ]
+    scores = list(hand.scores)
+    if hand.settlement is not None and hand.how in (HandEnd.OUT, HandEnd.BLOCKED):
+        scores = [score + delta for score, delta in zip(scores, hand.settlement.deltas(rules), strict=True)]
+    lines = []
+    for seat in hand.deductions:
+        side = rules.side_of(seat)
+        before, scores[side] = scores[side], scores[side] - RENEGE_DEDUCTION
+        lines.append(
+            f"renege by {match.players[seat]}: {RENEGE_DEDUCTION} off {match.side_name(side)},"
+            f" {before} − {RENEGE_DEDUCTION} = {scores[side]}{cite}"
+        )
+    return lines
+
+
+def pending_words(match: MatchState, hand: HandState) -> str:
+    """What is still to come off at the end of ``hand``: a proved deduct50 renege (Smartt §11.1); '' when nothing.
+
+    For the table while the hand goes on, so that the 50 is never a surprise
+    at the settlement.
+    """
+    if not hand.deductions or hand.finished:
+        return ""
+    rules = match.rules
+    cite = cited(rules, Topic.RENEGE) or " (the renege option)"
+    owed = [0] * rules.sides
+    for seat in hand.deductions:
+        owed[rules.side_of(seat)] += RENEGE_DEDUCTION
+    sides = [f"{owed[side]} off {match.side_name(side)}" for side in range(rules.sides) if owed[side]]
+    return f"Renege proved: {' and '.join(sides)} when the hand ends, after its settlement{cite}."
 
 
 def game_words(match: MatchState, result: GameResult) -> str:
