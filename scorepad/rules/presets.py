@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Annotated, Literal, TypeVar
+from typing import Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, PositiveInt, ValidationError
 
 from scorepad.rules.errors import RecordFormatError
 
@@ -252,8 +252,9 @@ def find_preset(name: object) -> Preset:
 
 RenegeRule = Literal["rollback25", "deduct50"]
 
-# The highest target a match may be played to: four digits, as every number typed on the pad.
-MAX_TARGET = 9999
+# The highest target the New match form takes: four digits, as every number typed on the pad.
+# A record may name any positive target (records.md §1); this bounds only what is typed.
+MAX_TYPED_TARGET = 9999
 
 
 @dataclass(frozen=True)
@@ -307,7 +308,7 @@ class Options(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
-    target: Annotated[int, Field(ge=1, le=MAX_TARGET)] | None = None
+    target: PositiveInt | None = None
     muggins: bool | None = None
     sniff: bool | None = None
     set: Literal["double-six", "double-nine"] | None = None
@@ -317,7 +318,7 @@ class Options(BaseModel):
 
 # What each option accepts, in the words of a refusal.
 _OPTION_WORDS = {
-    "target": f"a whole number from 1 to {MAX_TARGET}",
+    "target": "a whole number of 1 or more",
     "muggins": "true or false",
     "sniff": "true or false",
     "set": "'double-six' or 'double-nine'",
@@ -346,3 +347,20 @@ def read_options(options: object) -> Options:
     except ValidationError as err:
         key = str(err.errors()[0]["loc"][0])
         raise RecordFormatError(f"option {key!r} must be {_OPTION_WORDS[key]}, not {options[key]!r}") from None
+
+
+def typed_target(text: str) -> int | None:
+    """The target typed on a New match form: None when blank (the preset's own), else a whole number.
+
+    Raises RecordFormatError with one sentence saying what is allowed: ASCII
+    digits only, from 1 to ``MAX_TYPED_TARGET`` (a longer number is a slip of
+    the thumb; no book plays past a few hundred).
+    """
+    text = text.strip()
+    if not text:
+        return None
+    if text.isascii() and text.isdigit() and len(text) <= len(str(MAX_TYPED_TARGET)) and int(text) >= 1:
+        return int(text)
+    raise RecordFormatError(
+        f"the target must be a whole number from 1 to {MAX_TYPED_TARGET}, or blank for the book's own; not {text!r}"
+    )

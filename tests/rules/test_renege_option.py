@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorepad.rules import PRESETS, Adjust, Play, Renege, make_ruleset
-from scorepad.rules.presets import renege_choices
+from scorepad.rules import PRESETS, Adjust, Play, RecordFormatError, Renege, make_ruleset
+from scorepad.rules.presets import renege_choices, typed_target
 from scorepad.rules.previews import preview_settlement
 from scorepad.rules.wording import deduction_lines, pending_words
 from tests.rules.support import new_hand, run
@@ -92,3 +92,24 @@ class TestPlayedOut:
         match = new_hand("smartt", 2, renege="deduct50")
         run(match, "5-5")
         assert pending_words(match, match.current) == ""
+
+
+class TestTypedTarget:
+    """What the New match form's target field takes, and what its refusal says is allowed."""
+
+    @pytest.mark.parametrize(("text", "target"), [("", None), ("  ", None), ("250", 250), (" 61 ", 61), ("9999", 9999)])
+    def test_taken(self, text, target):
+        assert typed_target(text) == target
+
+    @pytest.mark.parametrize("text", ["99999", "0", "-5", "12.5", "²", "abc"])
+    def test_refused_with_what_is_allowed(self, text):
+        with pytest.raises(RecordFormatError) as err:
+            typed_target(text)
+        assert str(err.value) == (
+            f"the target must be a whole number from 1 to 9999, or blank for the book's own; not {text.strip()!r}"
+        )
+        assert "positive whole number" not in str(err.value)
+
+    def test_a_record_may_still_name_a_larger_target(self):
+        # records.md §1: target (int); only the typed field is bounded.
+        assert make_ruleset("smartt", 2, {"target": 99999}).target == 99999
