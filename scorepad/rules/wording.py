@@ -9,6 +9,7 @@ the preset of the match (``RuleSet.cite``), so a Jaques game never cites Smartt.
 from __future__ import annotations
 
 from scorepad.rules.hand import HandEnd, HandState, LastPlay
+from scorepad.rules.layout import SHORT, Layout
 from scorepad.rules.match import GameResult, MatchState, Series
 from scorepad.rules.misdeal import Misdeal
 from scorepad.rules.presets import Topic
@@ -293,3 +294,39 @@ def series_totals_words(match: MatchState, series: Series) -> str:
             words += f", {count_words(points[side], 'game point')}, Rubed {count_words(rubed[side], 'time')}"
         parts.append(words)
     return "; ".join(parts) + cited(match.rules, Topic.GAME_POINTS)
+
+
+def end_name(layout: Layout, at: str) -> str:
+    """The open end ``at`` named by the tile that lies there, as the table sees it.
+
+    ``on the 3-3`` when a double lies there (the Sniff or an ordinary double),
+    ``on the 3 of 5-3`` when a single does (its open value, then the tile with
+    that value last). Names no picture's left or right, which the table need
+    not share. Raises KeyError for an end that is not open.
+    """
+    value = layout.open_ends()[at]
+    arm = layout.arms[at]
+    if arm:
+        last = arm[-1]
+        if last.double:
+            return f"on the {value}-{value}"
+        return f"on the {value} of {last.inner}-{value}"
+    if at in SHORT or layout.set_tile is None:
+        # An empty short arm: the Sniff's short end.
+        return f"on the {value}-{value}"
+    a, b = layout.set_tile
+    if a == b:
+        return f"on the {value}-{value}"
+    other = b if at == "left" else a
+    return f"on the {value} of {other}-{value}"
+
+
+def end_names(layout: Layout, ends: list[str]) -> dict[str, str]:
+    """``end_name`` for each of ``ends``; two ends on the same tile are told apart by the Sniff's side or the arm."""
+    names = {at: end_name(layout, at) for at in ends}
+    shared = {name for name in names.values() if list(names.values()).count(name) > 1}
+    for at, name in names.items():
+        if name in shared:
+            side = "short end" if at in SHORT else "long side"
+            names[at] = f"{name} ({side}, {at})" if layout.sniff_value is not None else f"{name} ({at})"
+    return names
