@@ -54,6 +54,7 @@ class Topic(StrEnum):
     COUNT = "count"
     SNIFF = "sniff"
     CALLS = "calls"
+    CALL_STANDS = "call-stands"  # an uncorrected call stands as called
     MUGGINS = "muggins"
     DRAWS = "draws"
     PROTECTED = "protected"
@@ -108,9 +109,23 @@ class Preset:
     partners_default: bool  # four players play partners unless the options say otherwise
     paper: Paper  # the score sheet's paper view
     citations: MappingProxyType[Topic, str] = field(repr=False)
+    # Where the book words a rule again for a seating: "3" (three players), "4" (four players),
+    # "4-partners" (four in partnership); looked up before ``citations``.
+    seating_citations: MappingProxyType[str, MappingProxyType[Topic, str]] = field(
+        default_factory=lambda: _frozen({}), repr=False
+    )
 
-    def cite(self, topic: Topic) -> str:
-        """The section of this preset's book behind ``topic``, e.g. ``Smartt §7.2``; '' where it is silent."""
+    def cite(self, topic: Topic, seatings: tuple[str, ...] = ()) -> str:
+        """The section of this preset's book behind ``topic``, e.g. ``Smartt §7.2``; '' where it is silent.
+
+        ``seatings`` (most particular first, e.g. ``("4-partners", "4")``) picks
+        the section that words the rule for that many players, where there is one.
+        """
+        for seating in seatings:
+            table = self.seating_citations.get(seating)
+            section = table.get(topic) if table is not None else None
+            if section:
+                return section
         return self.citations.get(topic, "")
 
 
@@ -141,6 +156,7 @@ SMARTT = Preset(
             Topic.COUNT: "Smartt §7.1",
             Topic.SNIFF: "Smartt §6",
             Topic.CALLS: "Smartt §7.2",
+            Topic.CALL_STANDS: "Smartt §7.2",
             Topic.DRAWS: "Smartt §8.1",
             Topic.PROTECTED: "Smartt §8.2",
             Topic.OUT: "Smartt §9.1",
@@ -161,6 +177,22 @@ SMARTT = Preset(
             Topic.WORDS: "Smartt §15",
             Topic.TABLE_TALK: "Smartt §15.2",
             Topic.TILE_NAMES: "Smartt §15.1",
+        }
+    ),
+    # §10 is the two-player alternation; the three- and four-player games word the
+    # rotation, the go-out award, the block and the reserve again in their own sections.
+    seating_citations=_frozen(
+        {
+            "3": _frozen(
+                {
+                    Topic.ROTATION: "Smartt, 'Three players'",
+                    Topic.OUT: "Smartt, 'Three players'",
+                    Topic.BLOCK: "Smartt, 'Three players'",
+                    Topic.PROTECTED: "Smartt, 'Three players'",
+                }
+            ),
+            "4": _frozen({Topic.ROTATION: "Smartt, 'Four players'"}),
+            "4-partners": _frozen({Topic.OUT: "Smartt, 'Four players'", Topic.BLOCK: "Smartt, 'Four players'"}),
         }
     ),
 )

@@ -10,13 +10,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scorepad.rules.errors import IllegalEventError, SniffError
-from scorepad.rules.events import Event, Renege
-from scorepad.rules.hand import HandEnd
+from scorepad.rules.events import Event, Muggins, Renege
+from scorepad.rules.hand import HandEnd, LastPlay
 from scorepad.rules.match import MatchState
 from scorepad.rules.misdeal import Misdeal, misdeal_events
 from scorepad.rules.presets import Topic
 from scorepad.rules.rulesets import RuleSet, cited
-from scorepad.rules.wording import deduction_lines, misdeal_words, named, renege_words, settlement_steps
+from scorepad.rules.wording import (
+    deduction_lines,
+    misdeal_words,
+    muggins_words,
+    named,
+    renege_words,
+    settlement_steps,
+)
 
 # Smartt §7.1: with double-six no board count scores more than 35. With double-nine
 # (R17) the ceiling is not in the books; calls are offered up to 60.
@@ -35,6 +42,29 @@ class Preview:
     how: HandEnd
     words: str
     refusal: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CallOption:
+    """A quick answer to 'what was called?' on the last play: the record's ``call`` and the button's words.
+
+    ``call`` None is the exact score (records.md §4: no ``call``); 0 is nothing called.
+    """
+
+    call: int | None
+    label: str
+
+
+def call_options(last: LastPlay) -> tuple[CallOption, ...]:
+    """The quick answers for the call on ``last``: the exact score and 'Not called', or one 'No score'.
+
+    On a play that scored nothing, calling nothing and calling the exact score
+    are the same thing (Smartt §7.1: no multiple of five, no score), so one
+    answer is offered, not two that mean the same.
+    """
+    if last.score == 0:
+        return (CallOption(None, "No score"),)
+    return (CallOption(None, f"Called {last.score}"), CallOption(0, "Not called"))
 
 
 def possible_calls(rules: RuleSet) -> tuple[int, ...]:
@@ -67,13 +97,15 @@ def preview_event(match: MatchState, event: Event) -> Preview:
         return Preview(now, now, HandEnd.IN_PROGRESS, "", "no hand has been started: name the setter first")
     trial = match.fork()
     try:
-        trial.apply(event)
+        outcome = trial.apply(event)
     except SniffError as err:
         return Preview(tuple(hand.scores_after), tuple(hand.scores_after), hand.how, "", named(match, str(err)))
     tried = trial.current
     assert tried is not None
     if isinstance(event, Renege):
         words = renege_words(trial, tried, event.seat)
+    elif isinstance(event, Muggins):
+        words = muggins_words(trial, tried, event.seat, outcome["score"])
     elif tried.how == HandEnd.VOID:
         words = (
             f"Every score goes back to its start-of-hand value and {match.players[tried.setter]} sets again"

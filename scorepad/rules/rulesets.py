@@ -54,8 +54,9 @@ class RuleSet(BaseModel):
         return PRESETS[self.name]
 
     def cite(self, topic: Topic) -> str:
-        """The section of the book in play behind ``topic`` ('' where that book is silent)."""
-        return self.preset.cite(topic)
+        """The section of the book in play behind ``topic`` for this seating ('' where that book is silent)."""
+        seatings = (f"{self.players}-partners", str(self.players)) if self.partners else (str(self.players),)
+        return self.preset.cite(topic, seatings)
 
     @property
     def sides(self) -> int:

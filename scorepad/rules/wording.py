@@ -3,7 +3,9 @@
 The referee command (``narrate``) and the table app both word their rulings
 here: a flag and what it costs, a call's consequence, how a hand ended, a
 settlement step by step, a renege, a game won. A citation always comes from
-the preset of the match (``RuleSet.cite``), so a Jaques game never cites Smartt.
+the preset of the match (``RuleSet.cite``), so a Jaques game never cites Smartt
+as its own book: where Jaques is silent the ruling names our reading, and the
+Smartt section that reading follows (docs/rules.md).
 """
 
 from __future__ import annotations
@@ -45,6 +47,19 @@ def scores_words(match: MatchState, scores: list[int] | tuple[int, ...]) -> str:
     return ", ".join(f"{match.side_name(side)} {score}" for side, score in enumerate(scores))
 
 
+def verb(match: MatchState, side: int, singular: str, plural: str) -> str:
+    """The verb that agrees with a side's name: ``Ann has``, ``Bill & Ted have``."""
+    return plural if len(match.rules.seats_of(side)) > 1 else singular
+
+
+def others_pips(match: MatchState, total: int) -> str:
+    """``the other's 28 pips`` with two players, ``the other side's`` with partners, ``the others'`` with three."""
+    rules = match.rules
+    if rules.sides > 2:
+        return f"the others' {total} pips"
+    return f"the other side's {total} pips" if rules.partners else f"the other's {total} pips"
+
+
 def named(match: MatchState, text: str) -> str:
     """Put the players' names on the engine's 'seat N' and 'side N' in a sentence (a refusal, say)."""
     if match.rules.partners:
@@ -71,22 +86,39 @@ def call_consequence(rules: RuleSet, last: LastPlay, called: int, *, claim_open:
             f"The count scores by itself: {last.recorded} recorded; the call is only checked"
             f"{cited(rules, Topic.COUNT)}.{stood}"
         )
+    stands = cited(rules, Topic.CALL_STANDS, "R4, after Smartt §7.2")
     if "missed" in flags:
+        lost = rules.cite(Topic.CALLS)
+        claim = rules.cite(Topic.MUGGINS)
+        if claim_open and claim == lost:
+            # One book section for both halves of the line: cite it once, at the end.
+            return f"No call, no score: the {last.score} is lost; an opponent may claim it (muggins: {claim}).{stood}"
         words = f"No call, no score: the {last.score} is lost{cited(rules, Topic.CALLS)}"
         if claim_open:
-            words += f"; an opponent may claim it (muggins{_muggins_cite(rules)})"
+            words += "; an opponent may claim it (muggins" + (f": {claim})" if claim else ")")
         return words + "." + stood
     if "nonexistent" in flags:
-        return f"No score existed; the call of {called} stands unless corrected before the next tile.{stood}"
+        return f"No score existed; the call of {called} stands unless corrected before the next tile{stands}.{stood}"
     return (
         f"The call of {called} stands as called ({last.recorded} recorded, the count made {last.score})"
-        f" unless corrected before the next tile{cited(rules, Topic.CALLS)}.{stood}"
+        f" unless corrected before the next tile{stands}.{stood}"
     )
 
 
-def _muggins_cite(rules: RuleSet) -> str:
-    section = rules.cite(Topic.MUGGINS)
-    return f", {section}" if section else ""
+def muggins_words(match: MatchState, hand: HandState, seat: int, score: int) -> str:
+    """What a muggins claim by ``seat`` for ``score`` did (``hand`` has the claim applied), in one line."""
+    rules = match.rules
+    side = rules.side_of(seat)
+    last = hand.last_play
+    missed_by = match.players[last.seat] if last is not None else "the last player"
+    words = (
+        f"Muggins: {match.players[seat]} claims the {score} {missed_by} did not call;"
+        f" {match.side_name(side)} {verb(match, side, 'has', 'have')} {hand.scores[side]}"
+        f"{cited(rules, Topic.MUGGINS)}."
+    )
+    if hand.how == HandEnd.WON:
+        words += f" {end_words(match, hand)}."
+    return words
 
 
 def end_words(match: MatchState, hand: HandState) -> str:
@@ -98,7 +130,11 @@ def end_words(match: MatchState, hand: HandState) -> str:
         return f"The hand is blocked{cited(rules, Topic.BLOCK)}"
     if hand.how == HandEnd.WON:
         side = hand.won_side or 0
-        return f"{match.side_name(side)} reached {rules.target} and won the game at once{cited(rules, Topic.WIN)}"
+        score = hand.scores_after[side]
+        reached = (
+            f"reached {score}" if score == rules.target else f"reached {score}, past the target of {rules.target},"
+        )
+        return f"{match.side_name(side)} {reached} and won the game at once{cited(rules, Topic.WIN)}"
     if hand.how == HandEnd.RENEGE:
         return f"Renege by {match.players[hand.renege_by or 0]}: the hand stopped{cited(rules, Topic.RENEGE)}"
     if hand.how == HandEnd.VOID:
@@ -139,13 +175,18 @@ def renege_words(match: MatchState, hand: HandState, seat: int) -> str:
     cite = cited(rules, Topic.RENEGE) or " (the renege option)"
     if hand.how == HandEnd.RENEGE:
         after = hand.scores_after
-        others = "; ".join(f"{match.side_name(s)} keeps {after[s]}" for s in range(rules.sides) if s != side)
+        others = "; ".join(
+            f"{match.side_name(s)} {verb(match, s, 'keeps', 'keep')} {after[s]}"
+            for s in range(rules.sides)
+            if s != side
+        )
         return (
-            f"The hand stops{cite}. {who} goes back to {hand.scores_before[side]} (start of hand)"
-            f" less {RENEGE_ROLLBACK} = {after[side]}; {others}, with no go-out or block award."
+            f"The hand stops{cite}. {who} {verb(match, side, 'goes', 'go')} back to {hand.scores_before[side]}"
+            f" (start of hand) less {RENEGE_ROLLBACK} = {after[side]}; {others}, with no go-out or block award."
         )
     return (
-        f"Play goes on; {who} loses {RENEGE_DEDUCTION} when the hand ends, and holds the target only with it off{cite}."
+        f"Play goes on; {who} {verb(match, side, 'loses', 'lose')} {RENEGE_DEDUCTION} when the hand ends,"
+        f" and {verb(match, side, 'holds', 'hold')} the target only with it off{cite}."
     )
 
 
@@ -170,19 +211,21 @@ def settlement_steps(match: MatchState, settlement: Settlement) -> list[str]:
         return [
             held,
             f"{total} rounds to {settlement.award}{rounding}",
-            f"{match.side_name(side)} scores {settlement.award}{cited(rules, Topic.OUT)}",
+            f"{match.side_name(side)} {verb(match, side, 'scores', 'score')} {settlement.award}"
+            f"{cited(rules, Topic.OUT)}",
         ]
     side_pips = [sum(pips[s] for s in rules.seats_of(side)) for side in range(rules.sides)]
     steps = ["pips in hand: " + ", ".join(f"{match.side_name(s)} {p}" for s, p in enumerate(side_pips))]
     if settlement.to is None:
         return [*steps, f"a tie for the lowest total: nobody scores{cited(rules, Topic.BLOCK)}"]
     total = sum(p for side, p in enumerate(side_pips) if side != settlement.to)
+    to = settlement.to
     return [
         *steps,
-        f"{match.side_name(settlement.to)} has the lowest total and takes the others' {total} pips"
-        f"{cited(rules, Topic.BLOCK)}",
+        f"{match.side_name(to)} {verb(match, to, 'has', 'have')} the lowest total and"
+        f" {verb(match, to, 'takes', 'take')} {others_pips(match, total)}{cited(rules, Topic.BLOCK)}",
         f"{total} rounds to {settlement.award}{rounding}",
-        f"{match.side_name(settlement.to)} scores {settlement.award}",
+        f"{match.side_name(to)} {verb(match, to, 'scores', 'score')} {settlement.award}",
     ]
 
 

@@ -50,7 +50,7 @@ class TestThrowIn:
         table.irregular.choose("void")
         preview = table.irregular.preview()
         assert preview is not None and not preview.allowed
-        assert "void follows the set" in preview.words
+        assert "before the set only a misdeal may be entered" in preview.words
         assert not table.irregular.confirm()
         assert _record(store, table) == []
 

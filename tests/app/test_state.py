@@ -396,14 +396,14 @@ class TestBlockAndGames:
             table.pass_turn()
             assert table.message is None, table.message
         assert table.phase == SETTLE
-        assert table.end_words() == "The hand is blocked (Smartt §9.2)"
+        assert table.end_words() == "The hand is blocked (Smartt, 'Four players')"
         for seat, pips in enumerate((20, 30, 25, 28)):
             table.set_remaining_text(seat, str(pips))
         table.settle()
         assert table.message is None, table.message
         result = table.settlement()
         assert result is not None
-        assert "Ann & Cy has the lowest total" in result.words
+        assert "Ann & Cy have the lowest total" in result.words
         assert [s.score for s in table.sides()] == [60, 0]
 
     def test_after_an_american_block_the_players_choose_the_setter(self, store: Store) -> None:
