@@ -8,6 +8,7 @@ changes the match it is given.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from scorepad.rules.errors import IllegalEventError, SniffError
 from scorepad.rules.events import Event, Muggins, Renege
@@ -89,31 +90,40 @@ def claimants(match: MatchState) -> tuple[int, ...]:
     return tuple(seat for seat in range(rules.players) if rules.side_of(seat) != own)
 
 
-def preview_event(match: MatchState, event: Event) -> Preview:
-    """What applying ``event`` to the current hand would do, without doing it."""
+def _tried(match: MatchState, events: tuple[Event, ...]) -> Preview | tuple[MatchState, list[dict[str, Any]]]:
+    """``events`` applied to a fork of ``match``, with their accounts; or the refusal, as a Preview."""
     hand = match.current
-    now = tuple(match.scores)
     if hand is None:
+        now = tuple(match.scores)
         return Preview(now, now, HandEnd.IN_PROGRESS, "", "no hand has been started: name the setter first")
     trial = match.fork()
     try:
-        outcome = trial.apply(event)
+        outcomes = [trial.apply(event) for event in events]
     except SniffError as err:
         return Preview(tuple(hand.scores_after), tuple(hand.scores_after), hand.how, "", named(match, str(err)))
-    tried = trial.current
-    assert tried is not None
+    return trial, outcomes
+
+
+def preview_event(match: MatchState, event: Event) -> Preview:
+    """What applying ``event`` to the current hand would do, without doing it."""
+    tried = _tried(match, (event,))
+    if isinstance(tried, Preview):
+        return tried
+    trial, [outcome] = tried
+    hand, after = match.current, trial.current
+    assert hand is not None and after is not None
     if isinstance(event, Renege):
-        words = renege_words(trial, tried, event.seat)
+        words = renege_words(trial, after, event.seat)
     elif isinstance(event, Muggins):
-        words = muggins_words(trial, tried, event.seat, outcome["score"])
-    elif tried.how == HandEnd.VOID:
+        words = muggins_words(trial, after, event.seat, outcome["score"])
+    elif after.how == HandEnd.VOID:
         words = (
-            f"Every score goes back to its start-of-hand value and {match.players[tried.setter]} sets again"
+            f"Every score goes back to its start-of-hand value and {match.players[after.setter]} sets again"
             f"{cited(match.rules, Topic.VOID)}."
         )
     else:
         words = ""
-    return Preview(tuple(hand.scores_after), tuple(tried.scores_after), tried.how, words)
+    return Preview(tuple(hand.scores_after), tuple(after.scores_after), after.how, words)
 
 
 def preview_misdeal(match: MatchState, seat: int, kind: Misdeal) -> Preview:
@@ -123,20 +133,14 @@ def preview_misdeal(match: MatchState, seat: int, kind: Misdeal) -> Preview:
     hand under way, an empty boneyard, a seat that does not exist) is given
     instead when it will not take the events.
     """
-    hand = match.current
-    now = tuple(match.scores)
-    if hand is None:
-        return Preview(now, now, HandEnd.IN_PROGRESS, "", "no hand has been started: name the setter first")
-    trial = match.fork()
-    try:
-        for event in misdeal_events(kind, seat):
-            trial.apply(event)
-    except SniffError as err:
-        return Preview(tuple(hand.scores_after), tuple(hand.scores_after), hand.how, "", named(match, str(err)))
-    tried = trial.current
-    assert tried is not None
-    words = misdeal_words(match, hand, tried, seat, kind)
-    return Preview(tuple(hand.scores_after), tuple(tried.scores_after), tried.how, words)
+    tried = _tried(match, misdeal_events(kind, seat))
+    if isinstance(tried, Preview):
+        return tried
+    trial, _ = tried
+    hand, after = match.current, trial.current
+    assert hand is not None and after is not None
+    words = misdeal_words(match, hand, after, seat, kind)
+    return Preview(tuple(hand.scores_after), tuple(after.scores_after), after.how, words)
 
 
 def preview_settlement(match: MatchState, remaining: object) -> Preview:
