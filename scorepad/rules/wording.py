@@ -72,12 +72,31 @@ def named(match: MatchState, text: str) -> str:
     return text
 
 
-def call_consequence(rules: RuleSet, last: LastPlay, called: int, *, claim_open: bool) -> str:
-    """What the rules do with the call just recorded on the last play."""
+def correction_moment(hand: HandState) -> str:
+    """Until when the call on the last play may still be corrected, in words (Smartt §7.2).
+
+    ``before the next tile`` during play; on the hand's last tile there is no
+    next tile, so ``before the settlement`` once a player went out and
+    ``before the next game`` after the winning tile (docs/rules.md R4).
+    """
+    if hand.how == HandEnd.WON:
+        return "before the next game"
+    if hand.how in (HandEnd.OUT, HandEnd.BLOCKED):
+        return "before the settlement"
+    return "before the next tile"
+
+
+def call_consequence(
+    rules: RuleSet, last: LastPlay, called: int, *, claim_open: bool, moment: str = "before the next tile"
+) -> str:
+    """What the rules do with the call just recorded on the last play.
+
+    ``moment`` is until when it may be corrected (``correction_moment`` of the hand).
+    """
     flags = set(last.flags) - {"stood"}
     stood = " The illegal coupling stands" + cited(rules, Topic.STANDS) + "." if "stood" in last.flags else ""
     if "corrected" in flags:
-        return f"Corrected before the next tile: {last.recorded} recorded{cited(rules, Topic.CALLS)}.{stood}"
+        return f"Corrected {moment}: {last.recorded} recorded{cited(rules, Topic.CALLS)}.{stood}"
     if not flags:
         words = f"Called right: {last.recorded} scored." if last.recorded else "Nothing to score."
         return words + stood
@@ -98,10 +117,10 @@ def call_consequence(rules: RuleSet, last: LastPlay, called: int, *, claim_open:
             words += "; an opponent may claim it (muggins" + (f": {claim})" if claim else ")")
         return words + "." + stood
     if "nonexistent" in flags:
-        return f"No score existed; the call of {called} stands unless corrected before the next tile{stands}.{stood}"
+        return f"No score existed; the call of {called} stands unless corrected {moment}{stands}.{stood}"
     return (
         f"The call of {called} stands as called ({last.recorded} recorded, the count made {last.score})"
-        f" unless corrected before the next tile{stands}.{stood}"
+        f" unless corrected {moment}{stands}.{stood}"
     )
 
 

@@ -8,7 +8,7 @@ from scorepad.rules import Adjust, MatchState, Muggins, Play, Renege, make_rules
 from scorepad.rules.hand import LastPlay
 from scorepad.rules.previews import CallOption, call_options, preview_event
 from scorepad.rules.settle import settle_hand
-from scorepad.rules.wording import call_consequence, end_words, renege_words, settlement_steps
+from scorepad.rules.wording import call_consequence, correction_moment, end_words, renege_words, settlement_steps
 
 
 def named_match(name: str, players: int, names: list[str], **options: object) -> MatchState:
@@ -132,3 +132,24 @@ class TestMugginsLine:
         assert (
             preview.words == "Muggins: Ann claims the 10 Bob did not call; Ann has 20 (Jaques, 'Variations: Muggins')."
         )
+
+
+class TestCorrectionMoment:
+    def test_the_last_tile_has_no_next_tile(self):
+        match = named_match("smartt", 2, ["Ann", "Bob"])
+        match.start_hand(0)
+        assert correction_moment(match.current) == "before the next tile"
+        match.apply(Adjust(1, -6))
+        match.apply(Play("5-5"))
+        match.apply(Play("5-3", at="left", call=10))  # Bob's last tile: the count made 13, he called 10
+        hand = match.current
+        assert hand.how == "out" and correction_moment(hand) == "before the settlement"
+        last = hand.last_play
+        words = call_consequence(match.rules, last, 10, claim_open=False, moment=correction_moment(hand))
+        assert words == "No score existed; the call of 10 stands unless corrected before the settlement (Smartt §7.2)."
+
+    def test_after_the_winning_tile_until_the_next_game(self):
+        match = named_match("smartt", 2, ["Ann", "Bob"], target=10)
+        match.start_hand(0)
+        match.apply(Play("5-5"))
+        assert correction_moment(match.current) == "before the next game"
