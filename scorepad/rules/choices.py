@@ -13,8 +13,11 @@ Pure functions over a ``Layout``; the layout passed in is never changed.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from scorepad.rules.errors import IllegalEventError
 from scorepad.rules.layout import Layout
+from scorepad.rules.wording import end_names
 
 
 def outcome(layout: Layout, tile: tuple[int, int], at: str) -> tuple[int, tuple[int, ...]]:
@@ -49,3 +52,29 @@ def distinct_ends(layout: Layout, tile: tuple[int, int]) -> list[str]:
             continue
         seen.setdefault(result, at)
     return list(seen.values())
+
+
+@dataclass(frozen=True)
+class EndChoice:
+    """One end a tile may go on, named by what lies there (``on the 3-3``), with the count it would make."""
+
+    at: str
+    name: str
+    board_count: int
+
+    @property
+    def words(self) -> str:
+        """The choice as a button says it: ``on the 3-3 · count 18``."""
+        return f"{self.name} · count {self.board_count}"
+
+
+def end_choices(layout: Layout, tile: tuple[int, int]) -> list[EndChoice]:
+    """The ends worth asking about for ``tile`` (``distinct_ends``), each named by the tile lying there.
+
+    The name is the table's, never a picture's left or up, so a scorer reading
+    the real table picks the right count (Smartt §7.1: the count is what the
+    ends show).
+    """
+    ends = distinct_ends(layout, tile)
+    names = end_names(layout, ends)
+    return [EndChoice(at, names[at], outcome(layout, tile, at)[0]) for at in ends]

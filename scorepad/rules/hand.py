@@ -351,10 +351,15 @@ class HandState:
         self._require_in_play(ev.by, needs_set=True)
         seat, count, rules = self.turn, ev.count, self.rules
         if rules.draw_limit is not None and self.visit_draws + count > rules.draw_limit:
-            already = f"; seat {seat} has drawn {self.visit_draws} on this visit" if self.visit_draws else ""
+            limit = (
+                f"at most {rules.draw_limit} tiles may be drawn on one visit to the boneyard{cited(rules, Topic.DRAWS)}"
+            )
+            if not self.visit_draws:
+                raise IllegalEventError(f"{limit}, not {count}")
+            left = rules.draw_limit - self.visit_draws
+            more = f"{left} more may be drawn" if left else "no more may be drawn; play the tile drawn or pass"
             raise IllegalEventError(
-                f"at most {rules.draw_limit} tiles may be drawn on one visit to the boneyard"
-                f"{cited(rules, Topic.DRAWS)}, not {count}{already}"
+                f"seat {seat} has already drawn {self.visit_draws} on this visit, and {limit}: {more}"
             )
         available = self.boneyard - rules.protected
         if count > available:
@@ -456,7 +461,10 @@ class HandState:
         if self.how != IN_PROGRESS:
             raise IllegalEventError(f"the hand has ended ({self.how}) and can no longer be thrown in")
         if not self.started:
-            raise IllegalEventError("only an adjust may come before the set; a void follows the set")
+            raise IllegalEventError(
+                "nothing has been played yet, so there is no hand to throw in: before the set only a misdeal"
+                " may be entered"
+            )
         self.how = VOID
         return {"event": "void"}
 
@@ -477,7 +485,8 @@ class HandState:
             raise IllegalEventError(f"it is seat {self.turn}'s turn, not seat {by}'s")
         if needs_set and not self.started:
             raise IllegalEventError(
-                f"the hand has not started: seat {self.setter} sets first (only an adjust may come before the set)"
+                f"the hand has not started: seat {self.setter} sets first"
+                " (before the set only a misdeal may be entered)"
             )
 
     def _require_seat(self, seat: int) -> None:

@@ -41,6 +41,65 @@ class GameResult:
         return out
 
 
+@dataclass(frozen=True)
+class SeriesLine:
+    """One game of the day's series and each side's running totals once it was won (Smartt §14).
+
+    ``wins`` counts the games each side has won so far; ``game_points`` adds up
+    the game points each side has taken and ``rubed`` how many times each side
+    has been Rubed, both None where the book keeps no game points.
+    """
+
+    game: GameResult
+    wins: tuple[int, ...]
+    game_points: tuple[int, ...] | None
+    rubed: tuple[int, ...] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The game as the referee reports it (records.md §6) with the running totals beside it."""
+        out = {**self.game.to_dict(), "series_wins": list(self.wins)}
+        if self.game_points is not None and self.rubed is not None:
+            out["series_game_points"] = list(self.game_points)
+            out["series_rubed"] = list(self.rubed)
+        return out
+
+
+@dataclass(frozen=True)
+class Series:
+    """Every game of a match, in order, with the running totals per side: the day's series (Smartt §14)."""
+
+    sides: int
+    lines: tuple[SeriesLine, ...]
+    keeps_game_points: bool
+
+    @property
+    def wins(self) -> tuple[int, ...]:
+        """Games won by each side so far."""
+        return self.lines[-1].wins if self.lines else (0,) * self.sides
+
+    @property
+    def game_points(self) -> tuple[int, ...] | None:
+        """Game points each side has taken so far (None where the book has none)."""
+        if not self.keeps_game_points:
+            return None
+        return self.lines[-1].game_points if self.lines else (0,) * self.sides
+
+    @property
+    def rubed(self) -> tuple[int, ...] | None:
+        """How many times each side has been Rubed so far (None where the book has no Rube)."""
+        if not self.keeps_game_points:
+            return None
+        return self.lines[-1].rubed if self.lines else (0,) * self.sides
+
+    def totals(self) -> dict[str, Any]:
+        """The running totals as plain data: ``wins``, and ``game_points`` and ``rubed`` where kept."""
+        out: dict[str, Any] = {"wins": list(self.wins)}
+        if self.game_points is not None and self.rubed is not None:
+            out["game_points"] = list(self.game_points)
+            out["rubed"] = list(self.rubed)
+        return out
+
+
 class MatchState:
     """Every hand of a match, played or replayed through the rules.
 
@@ -84,6 +143,32 @@ class MatchState:
             if side is not None:
                 out.append(self._game_result(hand.game, side, tuple(hand.scores_after)))
         return out
+
+    def series(self) -> Series:
+        """Every game won so far with each side's running totals: the day's series (Smartt §14).
+
+        Nothing of an earlier game is lost when the next one starts: every game
+        is derived again from its hands.
+        """
+        sides, keeps = self.rules.sides, self.rules.game_points
+        wins, points, rubed = [0] * sides, [0] * sides, [0] * sides
+        lines = []
+        for game in self.games():
+            wins[game.winner] += 1
+            if game.game_points is not None:
+                # Smartt §14: the game points go to the winner; each Rubed loser counts once.
+                points[game.winner] += game.game_points
+                for side in game.rubed or ():
+                    rubed[side] += 1
+            lines.append(
+                SeriesLine(
+                    game,
+                    tuple(wins),
+                    tuple(points) if keeps else None,
+                    tuple(rubed) if keeps else None,
+                )
+            )
+        return Series(sides, tuple(lines), keeps)
 
     def side_name(self, side: int) -> str:
         """The players of a side, e.g. ``Ann & Cy``."""

@@ -54,6 +54,7 @@ class Topic(StrEnum):
     COUNT = "count"
     SNIFF = "sniff"
     CALLS = "calls"
+    CALL_STANDS = "call-stands"  # an uncorrected call stands as called
     MUGGINS = "muggins"
     DRAWS = "draws"
     PROTECTED = "protected"
@@ -108,9 +109,23 @@ class Preset:
     partners_default: bool  # four players play partners unless the options say otherwise
     paper: Paper  # the score sheet's paper view
     citations: MappingProxyType[Topic, str] = field(repr=False)
+    # Where the book words a rule again for a seating: "3" (three players), "4" (four players),
+    # "4-partners" (four in partnership); looked up before ``citations``.
+    seating_citations: MappingProxyType[str, MappingProxyType[Topic, str]] = field(
+        default_factory=lambda: _frozen({}), repr=False
+    )
 
-    def cite(self, topic: Topic) -> str:
-        """The section of this preset's book behind ``topic``, e.g. ``Smartt §7.2``; '' where it is silent."""
+    def cite(self, topic: Topic, seatings: tuple[str, ...] = ()) -> str:
+        """The section of this preset's book behind ``topic``, e.g. ``Smartt §7.2``; '' where it is silent.
+
+        ``seatings`` (most particular first, e.g. ``("4-partners", "4")``) picks
+        the section that words the rule for that many players, where there is one.
+        """
+        for seating in seatings:
+            table = self.seating_citations.get(seating)
+            section = table.get(topic) if table is not None else None
+            if section:
+                return section
         return self.citations.get(topic, "")
 
 
@@ -141,6 +156,7 @@ SMARTT = Preset(
             Topic.COUNT: "Smartt §7.1",
             Topic.SNIFF: "Smartt §6",
             Topic.CALLS: "Smartt §7.2",
+            Topic.CALL_STANDS: "Smartt §7.2",
             Topic.DRAWS: "Smartt §8.1",
             Topic.PROTECTED: "Smartt §8.2",
             Topic.OUT: "Smartt §9.1",
@@ -161,6 +177,22 @@ SMARTT = Preset(
             Topic.WORDS: "Smartt §15",
             Topic.TABLE_TALK: "Smartt §15.2",
             Topic.TILE_NAMES: "Smartt §15.1",
+        }
+    ),
+    # §10 is the two-player alternation; the three- and four-player games word the
+    # rotation, the go-out award, the block and the reserve again in their own sections.
+    seating_citations=_frozen(
+        {
+            "3": _frozen(
+                {
+                    Topic.ROTATION: "Smartt, 'Three players'",
+                    Topic.OUT: "Smartt, 'Three players'",
+                    Topic.BLOCK: "Smartt, 'Three players'",
+                    Topic.PROTECTED: "Smartt, 'Three players'",
+                }
+            ),
+            "4": _frozen({Topic.ROTATION: "Smartt, 'Four players'"}),
+            "4-partners": _frozen({Topic.OUT: "Smartt, 'Four players'", Topic.BLOCK: "Smartt, 'Four players'"}),
         }
     ),
 )
@@ -250,6 +282,59 @@ def find_preset(name: object) -> Preset:
     return preset
 
 
+RenegeRule = Literal["rollback25", "deduct50"]
+
+# The highest target the New match form takes: four digits, as every number typed on the pad.
+# A record may name any positive target (records.md §1); this bounds only what is typed.
+MAX_TYPED_TARGET = 9999
+
+
+@dataclass(frozen=True)
+class OptionChoice:
+    """One choice a New match form offers for an option: its record value, its label and one line of explanation.
+
+    ``value`` None is the book's own rule (the option left out of the record).
+    """
+
+    value: str | None
+    label: str
+    explanation: str
+
+
+# Each renege procedure in a few words, for a summary of the rules (never the record's word on screen).
+RENEGE_SUMMARY: MappingProxyType[str | None, str] = _frozen(
+    {"rollback25": "a renege stops the hand, −25", "deduct50": "a renege is played out, −50", None: "no renege penalty"}
+)
+
+
+def renege_choices(preset: Preset) -> tuple[OptionChoice, ...]:
+    """The renege procedures a match under ``preset`` may be played with, the book's own first.
+
+    Smartt §11.1 prefers the 25-point procedure and allows playing the hand out
+    for 50 by prior agreement; American and Jaques have no renege rule, so
+    either procedure is a house rule borrowed from Smartt (docs/rules.md R9).
+    """
+    section = preset.cite(Topic.RENEGE)
+    where = f"{section}" if section else "a house rule from Smartt §11.1"
+    stop = OptionChoice(
+        "rollback25",
+        "A renege stops the hand, −25",
+        f"The hand stops; the offender goes back to his score at the start of the hand less 25, and the"
+        f" others keep what they scored but get no award ({where}{', preferred' if section else ''}).",
+    )
+    play_out = OptionChoice(
+        "deduct50",
+        "Play it out, −50",
+        f"The hand is played to its end and settled, then 50 comes off the offender"
+        f" ({where}{', by prior agreement' if section else ''}).",
+    )
+    if preset.renege_default is None:
+        words = f"The {preset.short} rules have no renege rule: a renege is not entered."
+        none = OptionChoice(None, "No renege penalty", words)
+        return (none, stop, play_out)
+    return (stop, play_out) if preset.renege_default == "rollback25" else (play_out, stop)
+
+
 class Options(BaseModel):
     """A record's ``options`` (records.md §1), strictly: unknown keys and wrong types are refused."""
 
@@ -260,12 +345,12 @@ class Options(BaseModel):
     sniff: bool | None = None
     set: Literal["double-six", "double-nine"] | None = None
     partners: bool | None = None
-    renege: Literal["rollback25", "deduct50"] | None = None
+    renege: RenegeRule | None = None
 
 
 # What each option accepts, in the words of a refusal.
 _OPTION_WORDS = {
-    "target": "a positive whole number",
+    "target": "a whole number of 1 or more",
     "muggins": "true or false",
     "sniff": "true or false",
     "set": "'double-six' or 'double-nine'",
@@ -294,3 +379,20 @@ def read_options(options: object) -> Options:
     except ValidationError as err:
         key = str(err.errors()[0]["loc"][0])
         raise RecordFormatError(f"option {key!r} must be {_OPTION_WORDS[key]}, not {options[key]!r}") from None
+
+
+def typed_target(text: str) -> int | None:
+    """The target typed on a New match form: None when blank (the preset's own), else a whole number.
+
+    Raises RecordFormatError with one sentence saying what is allowed: ASCII
+    digits only, from 1 to ``MAX_TYPED_TARGET`` (a longer number is a slip of
+    the thumb; no book plays past a few hundred).
+    """
+    text = text.strip()
+    if not text:
+        return None
+    if text.isascii() and text.isdigit() and len(text) <= len(str(MAX_TYPED_TARGET)) and int(text) >= 1:
+        return int(text)
+    raise RecordFormatError(
+        f"the target must be a whole number from 1 to {MAX_TYPED_TARGET}, or blank for the book's own; not {text!r}"
+    )

@@ -8,14 +8,23 @@ changes the match it is given.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from scorepad.rules.errors import IllegalEventError, SniffError
-from scorepad.rules.events import Event, Renege
-from scorepad.rules.hand import HandEnd
+from scorepad.rules.events import Event, Muggins, Renege
+from scorepad.rules.hand import HandEnd, LastPlay
 from scorepad.rules.match import MatchState
+from scorepad.rules.misdeal import Misdeal, misdeal_events
 from scorepad.rules.presets import Topic
 from scorepad.rules.rulesets import RuleSet, cited
-from scorepad.rules.wording import named, renege_words, settlement_steps
+from scorepad.rules.wording import (
+    deduction_lines,
+    misdeal_words,
+    muggins_words,
+    named,
+    renege_words,
+    settlement_steps,
+)
 
 # Smartt §7.1: with double-six no board count scores more than 35. With double-nine
 # (R17) the ceiling is not in the books; calls are offered up to 60.
@@ -34,6 +43,29 @@ class Preview:
     how: HandEnd
     words: str
     refusal: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CallOption:
+    """A quick answer to 'what was called?' on the last play: the record's ``call`` and the button's words.
+
+    ``call`` None is the exact score (records.md §4: no ``call``); 0 is nothing called.
+    """
+
+    call: int | None
+    label: str
+
+
+def call_options(last: LastPlay) -> tuple[CallOption, ...]:
+    """The quick answers for the call on ``last``: the exact score and 'Not called', or one 'No score'.
+
+    On a play that scored nothing, calling nothing and calling the exact score
+    are the same thing (Smartt §7.1: no multiple of five, no score), so one
+    answer is offered, not two that mean the same.
+    """
+    if last.score == 0:
+        return (CallOption(None, "No score"),)
+    return (CallOption(None, f"Called {last.score}"), CallOption(0, "Not called"))
 
 
 def possible_calls(rules: RuleSet) -> tuple[int, ...]:
@@ -58,29 +90,57 @@ def claimants(match: MatchState) -> tuple[int, ...]:
     return tuple(seat for seat in range(rules.players) if rules.side_of(seat) != own)
 
 
-def preview_event(match: MatchState, event: Event) -> Preview:
-    """What applying ``event`` to the current hand would do, without doing it."""
+def _tried(match: MatchState, events: tuple[Event, ...]) -> Preview | tuple[MatchState, list[dict[str, Any]]]:
+    """``events`` applied to a fork of ``match``, with their accounts; or the refusal, as a Preview."""
     hand = match.current
-    now = tuple(match.scores)
     if hand is None:
+        now = tuple(match.scores)
         return Preview(now, now, HandEnd.IN_PROGRESS, "", "no hand has been started: name the setter first")
     trial = match.fork()
     try:
-        trial.apply(event)
+        outcomes = [trial.apply(event) for event in events]
     except SniffError as err:
         return Preview(tuple(hand.scores_after), tuple(hand.scores_after), hand.how, "", named(match, str(err)))
-    tried = trial.current
-    assert tried is not None
+    return trial, outcomes
+
+
+def preview_event(match: MatchState, event: Event) -> Preview:
+    """What applying ``event`` to the current hand would do, without doing it."""
+    tried = _tried(match, (event,))
+    if isinstance(tried, Preview):
+        return tried
+    trial, [outcome] = tried
+    hand, after = match.current, trial.current
+    assert hand is not None and after is not None
     if isinstance(event, Renege):
-        words = renege_words(trial, tried, event.seat)
-    elif tried.how == HandEnd.VOID:
+        words = renege_words(trial, after, event.seat)
+    elif isinstance(event, Muggins):
+        words = muggins_words(trial, after, event.seat, outcome["score"])
+    elif after.how == HandEnd.VOID:
         words = (
-            f"Every score goes back to its start-of-hand value and {match.players[tried.setter]} sets again"
+            f"Every score goes back to its start-of-hand value and {match.players[after.setter]} sets again"
             f"{cited(match.rules, Topic.VOID)}."
         )
     else:
         words = ""
-    return Preview(tuple(hand.scores_after), tuple(tried.scores_after), tried.how, words)
+    return Preview(tuple(hand.scores_after), tuple(after.scores_after), after.how, words)
+
+
+def preview_misdeal(match: MatchState, seat: int, kind: Misdeal) -> Preview:
+    """What entering a misdeal of ``seat`` (``misdeal.misdeal_events``) would do, without doing it.
+
+    The words say what the seat holds afterwards; the engine's refusal (no
+    hand under way, an empty boneyard, a seat that does not exist) is given
+    instead when it will not take the events.
+    """
+    tried = _tried(match, misdeal_events(kind, seat))
+    if isinstance(tried, Preview):
+        return tried
+    trial, _ = tried
+    hand, after = match.current, trial.current
+    assert hand is not None and after is not None
+    words = misdeal_words(match, hand, after, seat, kind)
+    return Preview(tuple(hand.scores_after), tuple(after.scores_after), after.how, words)
 
 
 def preview_settlement(match: MatchState, remaining: object) -> Preview:
@@ -96,5 +156,6 @@ def preview_settlement(match: MatchState, remaining: object) -> Preview:
         return Preview(tuple(hand.scores_after), tuple(hand.scores_after), hand.how, "", named(match, str(err)))
     tried = trial.current
     assert tried is not None
-    words = "; ".join(settlement_steps(trial, settlement))
+    # Smartt §11.1: a proved deduct50 renege comes off after the settlement, and says so.
+    words = "; ".join([*settlement_steps(trial, settlement), *deduction_lines(trial, tried)])
     return Preview(tuple(hand.scores_after), tuple(tried.scores_after), tried.how, words)

@@ -11,7 +11,15 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from scorepad.rules.errors import RecordFormatError
-from scorepad.rules.presets import DOUBLE_NINE_TILES, PRESETS, Preset, Topic, find_preset, read_options
+from scorepad.rules.presets import (
+    DOUBLE_NINE_TILES,
+    PRESETS,
+    RENEGE_SUMMARY,
+    Preset,
+    Topic,
+    find_preset,
+    read_options,
+)
 
 SETS = {"double-six": 6, "double-nine": 9}
 RENEGE_RULES = ("rollback25", "deduct50")
@@ -46,8 +54,9 @@ class RuleSet(BaseModel):
         return PRESETS[self.name]
 
     def cite(self, topic: Topic) -> str:
-        """The section of the book in play behind ``topic`` ('' where that book is silent)."""
-        return self.preset.cite(topic)
+        """The section of the book in play behind ``topic`` for this seating ('' where that book is silent)."""
+        seatings = (f"{self.players}-partners", str(self.players)) if self.partners else (str(self.players),)
+        return self.preset.cite(topic, seatings)
 
     @property
     def sides(self) -> int:
@@ -84,8 +93,29 @@ class RuleSet(BaseModel):
         if self.max_pip == 9:
             extras.append("double-nine")
         if self.renege:
-            extras.append(f"renege {self.renege}")
+            extras.append(RENEGE_SUMMARY[self.renege])
         return f"{self.name}, {self.players} players, " + ", ".join(extras)
+
+    def summary(self) -> str:
+        """These rules in words, for the New match form: ``Smartt, 3 players, to 250; a renege stops the hand, −25``.
+
+        Each choice is said as the table would say it: the book, the players (and
+        partners or each for himself with four), the target, the set, muggins,
+        All Fives, and the renege procedure.
+        """
+        head = f"{self.preset.short}, {self.players} players"
+        if self.players == 4:
+            head += ", partners" if self.partners else ", each for himself"
+        head += f", to {self.target}"
+        extras = []
+        if self.max_pip == 9:
+            extras.append("double-nine")
+        if self.muggins:
+            extras.append("muggins: a score not called may be claimed")
+        if not self.sniff:
+            extras.append("All Fives, no Sniff")
+        extras.append(RENEGE_SUMMARY[self.renege])
+        return "; ".join([head, *extras])
 
 
 def cited(rules: RuleSet, topic: Topic, reading: str | None = None) -> str:

@@ -16,6 +16,7 @@ import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -158,6 +159,15 @@ def run_export(args: argparse.Namespace) -> int:
     return _with_store(args, work)
 
 
+def series_text(series: dict[str, Any]) -> str:
+    """The day's series in a listing cell: ``games 1 : 0; game points 12 : 0; Rubed 0 : 1`` ('' for none)."""
+    parts = []
+    for key, words in (("wins", "games"), ("game_points", "game points"), ("rubed", "Rubed")):
+        if key in series:
+            parts.append(f"{words} " + " : ".join(str(n) for n in series[key]))
+    return "; ".join(parts)
+
+
 def run_delete(args: argparse.Namespace) -> int:
     """``scorepad delete MATCH_ID``: the match goes to the Trash (from this computer, through the door)."""
 
@@ -217,7 +227,11 @@ def _run_trash(args: argparse.Namespace, store: Store) -> int:
 
 
 def run_matches(args: argparse.Namespace) -> int:
-    """``scorepad matches [--json] [--deleted]``: id, players, rules, started, status, scores, and the table label."""
+    """``scorepad matches [--json] [--deleted]``: each match with its scores, its series and its table label.
+
+    The series (Smartt §14) is the games each side has won and, where the book
+    keeps them, its game points and Rubes; ``--json`` adds every game's result.
+    """
 
     def work(store: Store) -> int:
         if args.deleted:
@@ -229,7 +243,7 @@ def run_matches(args: argparse.Namespace) -> int:
             sys.stdout.write(json.dumps(listed) + "\n")
             return 0
         table = Table(title=f"{len(matches)} stored matches" if matches else "no stored matches")
-        for column in ("id", "players", "rules", "started", "status", "scores", "label"):
+        for column in ("id", "players", "rules", "started", "status", "scores", "series", "label"):
             table.add_column(column, justify="right" if column == "id" else "left", no_wrap=True)
         for m in matches:
             table.add_row(
@@ -239,6 +253,7 @@ def run_matches(args: argparse.Namespace) -> int:
                 m.started.astimezone().strftime("%Y-%m-%d %H:%M"),  # the scorer's own clock, not UTC
                 escape(printable(m.status)),
                 " : ".join(str(score) for score in m.scores),
+                series_text(m.series),
                 escape(printable(marks.get(m.id, (None, False))[0] or "")),
             )
         # Into a pipe or a file the table is not cut to 80 columns (ids and names would be lost).

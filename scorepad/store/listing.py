@@ -66,4 +66,4 @@ def _rebuilt(match_id: int, created: datetime | None, rules: str, load: Callable
         return summary_from_cache(match_id, summarize(load(match_id), started=started))
     except (StoreError, ValueError, KeyError, TypeError) as err:
         log.warning("match %s: its log cannot be replayed either (%s)", match_id, err)
-        return MatchSummary(match_id, [], rules, started, UNREADABLE, [], None, 0, 0, [])
+        return MatchSummary(match_id, [], rules, started, UNREADABLE, [], None, 0, 0, [], [], {})

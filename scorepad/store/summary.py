@@ -21,6 +21,10 @@ class MatchSummary(NamedTuple):
     ``settling`` (a hand ended, its remaining tiles still to enter),
     ``between-hands`` or ``finished`` (closed with ``Store.finish``).
     ``scores`` are per side; ``wins`` counts the games each side has won.
+    ``games`` lists every game won, in order, as the referee reports it
+    (records.md §6) with the running series totals beside it; ``series``
+    holds those totals now (``wins``, and ``game_points`` and ``rubed`` where
+    the book keeps them: Smartt §14, the day's series).
     """
 
     id: int
@@ -33,6 +37,8 @@ class MatchSummary(NamedTuple):
     hands: int
     game: int
     wins: list[int]
+    games: list[dict[str, Any]]
+    series: dict[str, Any]
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (times in ISO 8601)."""
@@ -62,9 +68,7 @@ def summarize(state: MatchState, *, started: datetime, finished: datetime | None
     It holds every field of ``MatchSummary`` but the id, so that listing
     10,000 matches reads one column and decodes no timestamps column by column.
     """
-    wins = [0] * state.rules.sides
-    for game in state.games():
-        wins[game.winner] += 1
+    series = state.series()
     return {
         "players": list(state.players),
         "rules": state.rules.name,
@@ -75,7 +79,10 @@ def summarize(state: MatchState, *, started: datetime, finished: datetime | None
         "finished": finished.isoformat() if finished else None,
         "hands": len(state.hands),
         "game": state.game,
-        "wins": wins,
+        "wins": list(series.wins),
+        # Smartt §14: every game of the day's series with its game points and Rubes, kept after Next game.
+        "games": [line.to_dict() for line in series.lines],
+        "series": series.totals(),
     }
 
 
@@ -93,4 +100,8 @@ def summary_from_cache(match_id: int, cache: dict[str, Any]) -> MatchSummary:
         cache["hands"],
         cache["game"],
         cache["wins"],
+        # A cache written before the series was kept has neither: the KeyError sends the listing
+        # down its slow path, which rebuilds that match's summary from its log (store.listing).
+        cache["games"],
+        cache["series"],
     )

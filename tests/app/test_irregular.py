@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from scorepad.access import Caller
 from scorepad.app.models.state import ScorePad
 from scorepad.app.models.table import HAND_OVER, PLAY, Table
 from scorepad.app.models.words import hand_words
@@ -50,7 +51,7 @@ class TestThrowIn:
         table.irregular.choose("void")
         preview = table.irregular.preview()
         assert preview is not None and not preview.allowed
-        assert "void follows the set" in preview.words
+        assert "before the set only a misdeal may be entered" in preview.words
         assert not table.irregular.confirm()
         assert _record(store, table) == []
 
@@ -164,7 +165,7 @@ class TestStood:
 
 class TestWords:
     def test_hands_are_numbered_within_their_game(self, store: Store) -> None:
-        pad = ScorePad(store)
+        pad = ScorePad(store, caller=Caller.local())
         pad.new_match()
         pad.form.target = "10"
         pad.start_match()

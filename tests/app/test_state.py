@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from scorepad.access import Caller
 from scorepad.app.models.state import HOME, NEW, TABLE, ScorePad
 from scorepad.app.models.table import GAME_OVER, HAND_OVER, PLAY, SETTLE, Table, entry_taps
 from scorepad.rules import Draw, Play
@@ -14,7 +15,7 @@ from .app_hands import GO_OUT_COUNTS, GO_OUT_HAND, JAQUES_SCORING_GO_OUT
 
 def new_table(store: Store, *, players: int = 2, rules: str = "smartt", **form: object) -> ScorePad:
     """Start a match through the form, as the scorer would."""
-    pad = ScorePad(store, device="test")
+    pad = ScorePad(store, caller=Caller.local("test"))
     pad.new_match()
     pad.choose_rules(rules)
     pad.choose_players(players)
@@ -39,7 +40,7 @@ def lay(table: Table, tile: str, at: str | None = None) -> None:
 
 class TestStart:
     def test_defaults_start_at_once(self, store: Store) -> None:
-        pad = ScorePad(store, device="test")
+        pad = ScorePad(store, caller=Caller.local("test"))
         assert pad.screen == HOME
         pad.new_match()
         assert pad.screen == NEW
@@ -59,7 +60,7 @@ class TestStart:
         second = new_table(store)
         assert first.table and second.table
         lay(second.table, "6-4")
-        pad = ScorePad(store, device="other")
+        pad = ScorePad(store, caller=Caller.local("other"))
         # Issue 8: Resume is the match this device remembers (tests/app/test_matches.py has the rest).
         pad.book.remember(second.table.match_id)
         pad.resume_latest()
@@ -68,13 +69,13 @@ class TestStart:
         assert pad.table.board().count == 10
 
     def test_resume_with_nothing_to_resume_says_so(self, store: Store) -> None:
-        pad = ScorePad(store)
+        pad = ScorePad(store, caller=Caller.local())
         pad.resume_latest()
         assert pad.table is None
         assert pad.message and "start a new one" in pad.message
 
     def test_four_players_show_the_partnerships(self, store: Store) -> None:
-        pad = ScorePad(store)
+        pad = ScorePad(store, caller=Caller.local())
         pad.choose_players(4)
         assert "Ann & Cy against Bob & Di" in pad.form.describe()
         pad.start_match()
@@ -82,7 +83,7 @@ class TestStart:
         assert [s.names for s in pad.table.sides()] == ["Ann & Cy", "Bob & Di"]
 
     def test_impossible_options_are_refused_in_words(self, store: Store) -> None:
-        pad = ScorePad(store)
+        pad = ScorePad(store, caller=Caller.local())
         pad.form.target = "-5"
         pad.start_match()
         assert pad.table is None
@@ -92,7 +93,7 @@ class TestStart:
         pad = new_table(store)
         assert pad.table is not None
         lay(pad.table, "2-3")
-        other = ScorePad(store)
+        other = ScorePad(store, caller=Caller.local())
         other.open_route(pad.route)
         assert other.table is not None
         assert other.table.board().count == 5
@@ -105,7 +106,7 @@ class TestTwoScreens:
         pad = new_table(store)
         assert pad.table is not None
         lay(pad.table, "5-5")
-        other = Table(store, pad.table.match_id, device="phone-2")
+        other = Table(store, pad.table.match_id, caller=Caller.local("phone-2"))
         lay(other, "0-5", "left")
         pad.table.tap_tile(0, 0)
         assert pad.table.message and "another screen" in pad.table.message
@@ -117,9 +118,9 @@ class TestTwoScreens:
     def test_other_screens_on_the_match_are_told_of_each_entry(self, store: Store) -> None:
         scorer = new_table(store)
         assert scorer.table is not None
-        watcher = ScorePad(store, device="phone-2")
+        watcher = ScorePad(store, caller=Caller.local("phone-2"))
         watcher.open_match(scorer.table.match_id)
-        elsewhere = ScorePad(store, device="phone-3")
+        elsewhere = ScorePad(store, caller=Caller.local("phone-3"))
         screens = [watcher, elsewhere]
         scorer.table.on_saved = lambda match_id, device: [s.match_saved_elsewhere(match_id, device) for s in screens]
         lay(scorer.table, "4-6")
@@ -396,14 +397,14 @@ class TestBlockAndGames:
             table.pass_turn()
             assert table.message is None, table.message
         assert table.phase == SETTLE
-        assert table.end_words() == "The hand is blocked (Smartt §9.2)"
+        assert table.end_words() == "The hand is blocked (Smartt, 'Four players')"
         for seat, pips in enumerate((20, 30, 25, 28)):
             table.set_remaining_text(seat, str(pips))
         table.settle()
         assert table.message is None, table.message
         result = table.settlement()
         assert result is not None
-        assert "Ann & Cy has the lowest total" in result.words
+        assert "Ann & Cy have the lowest total" in result.words
         assert [s.score for s in table.sides()] == [60, 0]
 
     def test_after_an_american_block_the_players_choose_the_setter(self, store: Store) -> None:
@@ -474,7 +475,7 @@ class TestWhoSetsFirst:
     """The draw-for-the-set helper: the engine decides, the form selects, the scorer may overrule."""
 
     def test_the_draw_for_the_set_selects_the_heaviest_tile(self, store: Store) -> None:
-        pad = ScorePad(store)
+        pad = ScorePad(store, caller=Caller.local())
         pad.new_match()
         pad.choose_players(3)
         assert pad.draw_title() == "Draw for the set"
@@ -494,7 +495,7 @@ class TestWhoSetsFirst:
         assert pad.table is not None and pad.table.turn_words() == "Cy to set", "the scorer may still choose"
 
     def test_a_bad_or_repeated_tile_shows_the_engine_sentence_and_changes_nothing(self, store: Store) -> None:
-        pad = ScorePad(store)
+        pad = ScorePad(store, caller=Caller.local())
         pad.choose_setter(1)
         pad.toggle_draw()
         pad.enter_drawn(0, "6-4")
@@ -515,7 +516,7 @@ class TestWhoSetsFirst:
         assert pad.form.setter == 0
 
     def test_double_nine_tiles_are_read_in_a_double_nine_set(self, store: Store) -> None:
-        pad = ScorePad(store)
+        pad = ScorePad(store, caller=Caller.local())
         pad.form.double_nine = True
         pad.enter_drawn(0, "9-8")
         pad.enter_drawn(1, "6-6")
@@ -524,7 +525,7 @@ class TestWhoSetsFirst:
         assert len(pad.drawn_tiles()) == 55
 
     def test_under_jaques_the_highest_double_leads(self, store: Store) -> None:
-        pad = ScorePad(store)
+        pad = ScorePad(store, caller=Caller.local())
         pad.choose_rules("jaques")
         pad.choose_players(3)
         assert pad.draw_title() == "Highest double leads"
@@ -539,7 +540,7 @@ class TestWhoSetsFirst:
         assert pad.form.setter == 0 and "heaviest tile" in (pad.form.draw.result or "")
 
     def test_tapped_tiles_fill_the_seats_in_turn(self, store: Store) -> None:
-        pad = ScorePad(store)
+        pad = ScorePad(store, caller=Caller.local())
         pad.choose_players(3)
         pad.toggle_draw()
         pad.pick_drawn_seat(1)
@@ -554,7 +555,7 @@ class TestWhoSetsFirst:
         assert pad.form.setter == 1
 
     def test_changing_the_rules_or_players_drops_an_old_answer(self, store: Store) -> None:
-        pad = ScorePad(store)
+        pad = ScorePad(store, caller=Caller.local())
         pad.enter_drawn(0, "1-1")
         pad.enter_drawn(1, "2-2")
         pad.decide_first_setter()

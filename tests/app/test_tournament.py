@@ -81,7 +81,7 @@ def device_on(service: TournamentService, event_id: int, code: str, store: Store
     device = TableDevice(service, event_id, source="table-phone")
     assert device.join(code), device.message
     assert device.match_id is not None
-    return device, Table(device.guarded(store), device.match_id, device="web:test")
+    return device, Table(device.guarded(store), device.match_id, caller=Caller.local("web:test"))
 
 
 def play_hand(table: Table, hand: dict[str, Any]) -> None:
@@ -288,7 +288,7 @@ def test_the_new_event_form_refuses_bad_input_with_one_sentence_and_creates_noth
         "bye points": ({"bye_points": "2.5"}, "bye's points as a whole number"),
         "passwords differ": ({"again": PASSWORD + "!"}, "passwords differ"),
         "short password": ({"password": "short", "again": "short"}, "at least 8 characters"),
-        "target": ({}, "'target' must be a positive whole number"),
+        "target": ({}, "'target' must be a whole number of 1 or more"),
     }
     for case, (typed, words) in refusals.items():
         form = filled(creation, **{"name": "Club night", "rounds": "3", "per_round": "1", "bye_points": ""})

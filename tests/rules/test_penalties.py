@@ -218,7 +218,14 @@ class TestVoid:
 
     def test_not_before_the_set(self):
         match = new_hand("smartt", 2)
-        refused(match, Void(), "follows the set")
+        refused(
+            match,
+            Void(),
+            "^nothing has been played yet, so there is no hand to throw in: before the set only a misdeal",
+        )
+        with pytest.raises(IllegalEventError) as err:
+            match.apply(Void())
+        assert "adjust" not in str(err.value)  # the record's word is never on screen
 
     def test_not_after_going_out(self):
         match = new_hand("smartt", 2)

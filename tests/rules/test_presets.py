@@ -74,8 +74,8 @@ class TestRegistry:
     @pytest.mark.parametrize(
         ("options", "message"),
         [
-            ({"target": 0}, "'target' must be a positive whole number, not 0"),
-            ({"target": True}, "'target' must be a positive whole number"),
+            ({"target": 0}, "'target' must be a whole number of 1 or more, not 0"),
+            ({"target": True}, "'target' must be a whole number of 1 or more"),
             ({"muggins": "yes"}, "'muggins' must be true or false"),
             ({"set": "double-twelve"}, "'set' must be 'double-six' or 'double-nine'"),
             ({"renege": "flog"}, "'renege' must be 'rollback25' or 'deduct50'"),

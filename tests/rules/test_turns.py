@@ -60,7 +60,17 @@ class TestSmarttDraws:
         run(match, "5-5", Draw(1))
         assert match.current.drawable == 1
         run(match, Draw(1))
-        refused(match, Draw(1), "has drawn 2 on this visit")
+        refused(
+            match,
+            Draw(1),
+            r"^seat 1 has already drawn 2 on this visit, and at most 2 tiles may be drawn on one visit to the"
+            r" boneyard \(Smartt §8\.1\): no more may be drawn; play the tile drawn or pass$",
+        )
+
+    def test_a_visit_part_drawn_says_how_many_more(self):
+        match = new_hand("smartt", 2)
+        run(match, "5-5", Draw(1))
+        refused(match, Draw(2), r"has already drawn 1 on this visit, .*: 1 more may be drawn$")
 
     def test_a_new_visit_after_a_pass(self):
         match = new_hand("smartt", 2)
