@@ -6,24 +6,18 @@ locked or a table forfeited a moment before is seen by the write it stops.
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import aliased
+from sqlalchemy import select
 from sqlmodel import Session, col
 
 from scorepad.access import MatchFacts, TableFacts
 from scorepad.store.models import Match
 from scorepad.store.tournament_models import TournamentForfeit, TournamentRound, TournamentTable
+from scorepad.store.tournament_repo import latest_round_number
 
 
 def match_facts(*, session: Session, match_id: int) -> MatchFacts | None:
     """The door's facts of ``match_id`` (deleted or not), or None when no such match was ever stored."""
-    rounds = aliased(TournamentRound, name="event_round")
-    latest = (
-        select(func.max(col(rounds.number)))
-        .where(col(rounds.event_id) == col(TournamentRound.event_id))
-        .correlate(TournamentRound)
-        .scalar_subquery()
-    )
+    latest = latest_round_number(TournamentRound)
     row = session.execute(
         select(
             col(Match.device),

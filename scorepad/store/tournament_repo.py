@@ -280,6 +280,22 @@ def match_revisions(*, session: Session, match_ids: Iterable[int]) -> dict[int, 
 # -- sign-in ---------------------------------------------------------------------------------
 
 
+def latest_round_number(outer: Any) -> Any:
+    """The number of the latest round of ``outer``'s event, as a subquery correlated to ``outer``'s row.
+
+    ``outer`` is a model with an ``event_id`` column (a session, a round): a
+    table plays in its event's latest round, and only then may its credential
+    write.
+    """
+    rounds = aliased(TournamentRound, name="event_round")
+    return (
+        select(func.max(col(rounds.number)))
+        .where(col(rounds.event_id) == col(outer.event_id))
+        .correlate(outer)
+        .scalar_subquery()
+    )
+
+
 def credential(*, session: Session, token_hash: str) -> tuple[Any, ...] | None:
     """What a session token stands for, in one statement (it runs before every entry of every table).
 
@@ -288,13 +304,7 @@ def credential(*, session: Session, token_hash: str) -> tuple[Any, ...] | None:
     of the event's latest round); the table's fields are None for other
     roles. None for an unknown token.
     """
-    latest_rounds = aliased(TournamentRound, name="event_round")
-    latest = (
-        select(func.max(col(latest_rounds.number)))
-        .where(col(latest_rounds.event_id) == col(TournamentSession.event_id))
-        .correlate(TournamentSession)
-        .scalar_subquery()
-    )
+    latest = latest_round_number(TournamentSession)
     row = session.execute(
         select(
             col(TournamentSession.event_id),
