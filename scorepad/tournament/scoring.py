@@ -122,15 +122,24 @@ class Scoring(rows.Desk):
         wanted = [hand] if hand is not None else finished
         seats = [name.casefold() for name in state.players]
         by_side = state.rules.side_of(seats.index(by.casefold())) if by.casefold() in seats else None
+        # The one door: a table confirms a hand only for the side that did not score it. A hand
+        # named is refused outright; "all waiting" takes those this side may confirm.
+        allowed, refusal = [], None
         for number in wanted:
-            if number in finished:
-                # The one door: a table confirms only for the side that did not score the hand.
-                try:
-                    authorize_confirmation(
-                        caller, facts, by_side=by_side, scoring_side=state.hands[number - 1].scoring_side()
-                    )
-                except Refused as err:
-                    raise AccessDenied(str(err)) from err
+            if number not in finished:
+                allowed.append(number)  # refused below, in the words of a hand not finished
+                continue
+            try:
+                authorize_confirmation(
+                    caller, facts, by_side=by_side, scoring_side=state.hands[number - 1].scoring_side()
+                )
+            except Refused as err:
+                refusal = refusal or err
+                continue
+            allowed.append(number)
+        if refusal is not None and (hand is not None or not allowed):
+            raise AccessDenied(str(refusal)) from refusal
+        wanted = allowed
         out = []
         with session_scope(self._writer) as session:
             for number in wanted:

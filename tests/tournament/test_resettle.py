@@ -13,7 +13,7 @@ from scorepad.rules import parse_record, replay
 from scorepad.tournament import AccessDenied, TournamentError, TournamentService
 from scorepad.tournament.service import read_remaining
 
-from .helpers import game_hands, new_event, play_hands
+from .helpers import game_hands, new_event, opposing, play_hands
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
 TARGET = (("target", 60),)
@@ -42,7 +42,7 @@ def test_a_hand_settled_again_changes_the_scores_and_the_standings_once_confirme
     # Seed 5's first hand: seat 1 goes out and its settlement (17 pips in seat 0's hand, 15) wins the game to 60.
     event, director, one, tablet = _table_one(service, 5, 1)
     seat0, seat1 = one.names
-    assert service.confirm(tablet, event, one.number, by=seat0) == [1]
+    assert service.confirm(tablet, event, one.number, by=opposing(service, one.match_id, 1)) == [1]
     before = {s.name: s for s in service.standings(None, event)}
     assert before[seat1].games_won == 1 and before[seat1].game_points > 0
     # Counted again, the hand held 6 pips: 5 to seat 1, whose 55 no longer reaches the target.
@@ -64,7 +64,7 @@ def test_a_hand_settled_again_changes_the_scores_and_the_standings_once_confirme
     waiting = {s.name: s for s in service.standings(None, event)}
     assert waiting[seat1].games_won == 0 and waiting[seat1].provisional
     # Confirmed again, the standings carry the new figures: no game won, the spread from the new scores.
-    assert service.confirm(tablet, event, one.number, by=seat0) == [1]
+    assert service.confirm(tablet, event, one.number, by=opposing(service, one.match_id, 1)) == [1]
     after = {s.name: s for s in service.standings(None, event)}
     scores = expected.hands[-1].scores_after
     assert after[seat1].games_won == 0 and after[seat1].game_points == 0

@@ -12,7 +12,7 @@ from scorepad.tournament import TournamentError, TournamentService
 from scorepad.tournament import rounds as rounds_module
 
 from .conftest import PASSWORD
-from .helpers import game_hands, new_event, play_hands, play_round
+from .helpers import confirm_all, game_hands, new_event, opposing, play_hands, play_round
 
 
 def test_a_round_robin_of_four_plays_everyone_once_with_confirmed_standings(service: TournamentService) -> None:
@@ -82,7 +82,7 @@ def test_only_confirmed_hands_count_and_a_correction_unconfirms(service: Tournam
     # The round's one game is played: the table may not start another.
     with pytest.raises(TournamentError, match="played its 1 games"):
         service.start_hand(tablet, event, table.match_id, 0)
-    service.confirm(tablet, event, 1, by=table.names[1])
+    confirm_all(service, tablet, event, 1, table.match_id)
     after = service.standings(None, event)
     assert sum(s.games_won for s in after) == 1 and not any(s.provisional for s in after)
     winner = after[0]
@@ -183,7 +183,7 @@ def test_a_directors_correction_keeps_its_reason_and_unconfirms_the_hand(service
     tablet = service.join_table(event, view.codes[1])
     hands = game_hands("smartt", 2, 3, (("target", 60),))
     play_hands(service, tablet, event, table.match_id, hands)
-    service.confirm(tablet, event, 1, by=table.names[1])
+    confirm_all(service, tablet, event, 1, table.match_id)
     assert sum(s.games_won for s in service.standings(None, event)) == 1
     with pytest.raises(TournamentError, match="reason"):
         service.correct(director, event, table.match_id, reason="", undo=True)
@@ -258,7 +258,7 @@ def test_one_tables_view_is_its_line_of_the_round(service: TournamentService) ->
     same_as_the_round()
     own = service.table_view(tablet, event)
     assert own.result is not None and own.result.hands_finished == 2 and own.result.hands_confirmed == 0
-    service.confirm(tablet, event, first.number, by=first.names[1], hand=1)
+    service.confirm(tablet, event, first.number, by=opposing(service, first.match_id, 1), hand=1)
     assert service.table_view(tablet, event).result.hands_confirmed == 1
     same_as_the_round()
     # The director's correction of the confirmed hand's table: it stays confirmed only as it stood.

@@ -9,7 +9,7 @@ import pytest
 from scorepad.tournament import AccessDenied, TournamentError, TournamentService
 from scorepad.tournament import rounds as rounds_module
 
-from .helpers import game_hands, new_event, play_hands, play_round
+from .helpers import confirm_all, game_hands, new_event, play_hands, play_round
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
 
@@ -59,7 +59,7 @@ def test_a_forfeit_taken_back_is_audited_with_what_it_was_and_the_table_plays_on
     shown = service.round_view(None, event).tables[0]
     assert shown.forfeit is None and shown.result is not None and shown.result.hands_played == 1
     play_hands(service, tablet, event, one.match_id, hands[1:])
-    assert service.confirm(tablet, event, one.number, by=winner)
+    assert confirm_all(service, tablet, event, one.number, one.match_id)
     standings = {s.name: s for s in service.standings(None, event)}
     assert not any("forfeit" in w for s in standings.values() for w in s.working)
     assert standings[loser].games_won + standings[winner].games_won == 1
