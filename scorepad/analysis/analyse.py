@@ -6,7 +6,7 @@ from scorepad.analysis.knowledge import Knowledge
 from scorepad.analysis.naming import named_tile
 from scorepad.analysis.plays import automatic, placings, safety
 from scorepad.analysis.probe import sniff_sides_covered
-from scorepad.analysis.reneges import renege_evidence
+from scorepad.analysis.reneges import hand_reneges
 from scorepad.analysis.sayings import bell_lead, is_episcopal, moonfaced_sides, safety_saying, say
 from scorepad.analysis.values import HandAnalysis, MatchAnalysis, Placing, PlayReview, Saying, Word
 from scorepad.rules import Draw, HandState, Layout, MatchState, Muggins, Pass, Play, full_set, parse_tile
@@ -41,7 +41,7 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
     unplayed = set(full_set(rules.max_pip))
     clutch = [rules.max_pip + 1] * (rules.max_pip + 1)  # Smartt §2.1: seven tiles of each value (ten in double-nine)
     plays: list[PlayReview] = []
-    reneges = []
+    ends_at: dict[int, tuple[tuple[str, int], ...]] = {}
     sayings: list[Saying] = []
     scores = list(hand.scores_before)
     events, outcomes = hand.events, hand.outcomes
@@ -101,18 +101,7 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
             if outcome["score"]:
                 scores[rules.side_of(seat)] += outcome["score"]
         elif isinstance(event, Draw | Pass) and seat is not None:
-            reneges.append(
-                renege_evidence(
-                    match,
-                    know,
-                    hand_number=number,
-                    index=index,
-                    event=event,
-                    seat=seat,
-                    layout=layout,
-                    unplayed=unplayed,
-                )
-            )
+            ends_at[index] = tuple(layout.open_ends().items())
         elif isinstance(event, Muggins) and seat is not None:
             scores[rules.side_of(seat)] += outcome["score"]
         ringing, rang = _bell(match, number, index + 1, scores, ringing)
@@ -123,7 +112,8 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
     sayings.extend(_end_sayings(match, hand))
     if hand.winner() is not None:
         ringing = False  # a new game starts from nothing
-    result = HandAnalysis(number, hand.game, hand.setter, tuple(plays), tuple(reneges), tuple(sayings))
+    reneges, verdicts = hand_reneges(match, hand, ends_at)
+    result = HandAnalysis(number, hand.game, hand.setter, tuple(plays), reneges, tuple(sayings), verdicts)
     return result, ringing
 
 

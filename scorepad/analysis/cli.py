@@ -39,7 +39,9 @@ def run_analyse(path: str, *, as_json: bool) -> int:
     counts = summary(analysis)
     lines += [
         "",
-        "Reneges: {reneges_proved} proved, {reneges_possible} possible, {reneges_cleared} cleared;"
+        "Players' hands: {players_proved} renege proved, {players_clean} clean, {players_cant_tell} can't tell;"
+        " visits to the boneyard and passes: {reneges_proved} proved, {reneges_possible} possible,"
+        " {reneges_cleared} cleared;"
         " plays with a better choice: {missed_chances}; automatics used {automatics_used},"
         " missed {automatics_missed}".format(**counts),
     ]

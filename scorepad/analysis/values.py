@@ -19,6 +19,14 @@ class Verdict(StrEnum):
     CLEARED = "cleared"  # the player certainly held nothing that fitted
 
 
+class SeatVerdict(StrEnum):
+    """One player's hand as the record shows it (Smartt §11.1): the one line a referee needs."""
+
+    PROVED = "proved"  # no reading of the record leaves the player clean
+    CLEAN = "clean"  # every visit to the boneyard and every pass is cleared
+    CANT_TELL = "can't tell"  # the record leaves it open; the verdict says what is missing
+
+
 class AutomaticKind(StrEnum):
     """Which automatic a counter-score is (Smartt §7.3)."""
 
@@ -86,10 +94,31 @@ class RenegeEvidence:
     hand: int
     event: int
     seat: int
-    moment: str  # "draw" or "pass"
+    moment: str  # "draw" (a visit to the boneyard, from its first draw) or "pass" (a pass with no draw)
     verdict: Verdict
     fitting: tuple[str, ...]  # the tiles the player showed later that fitted then
     open_ends: tuple[tuple[str, int], ...]
+    reasoning: str
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A tile of a proof: where it was shown (``event`` from 1, or 0 when listed at the end) and when it fitted."""
+
+    tile: str
+    event: int
+    fitted: int  # the event (from 1) of the visit whose ends it fitted; 0 when it is the count alone
+
+
+@dataclass(frozen=True, slots=True)
+class RenegeVerdict:
+    """One player's renege verdict for one hand, with the tiles of a proof and the reasoning in words."""
+
+    hand: int
+    seat: int
+    verdict: SeatVerdict
+    events: tuple[int, ...]  # the visits it rests on (from 1): all for clean, the open ones for can't tell
+    tiles: tuple[Shown, ...]  # for proved: each tile of the proof
     reasoning: str
 
 
@@ -135,8 +164,9 @@ class HandAnalysis:
     game: int
     setter: int
     plays: tuple[PlayReview, ...]
-    reneges: tuple[RenegeEvidence, ...]
+    reneges: tuple[RenegeEvidence, ...]  # one per visit to the boneyard or pass, in event order
     sayings: tuple[Saying, ...]
+    verdicts: tuple[RenegeVerdict, ...] = ()  # one per seat
 
 
 @dataclass(frozen=True, slots=True)
