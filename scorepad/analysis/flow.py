@@ -63,7 +63,7 @@ class Visit:
         return any(v in tile for _, v in self.ends)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, order=True)
 class Item:
     """One tile that left the seat's rack: named (played, or listed at the end) or not named."""
 
@@ -133,7 +133,8 @@ class SeatFlow:
         self.items += [Item(None, r, returned=True) for r in returns]
         listed = hand.remaining[seat] if hand.how in (OUT, BLOCKED) and hand.remaining is not None else None
         if isinstance(listed, list):
-            self.items += [Item(key(*parse_tile(t, rules.max_pip)), END) for t in listed]
+            # Sorted, so that the order a record lists them in changes nothing (records.md §4).
+            self.items += sorted(Item(key(*parse_tile(t, rules.max_pip)), END) for t in listed)
         elif listed != 0:
             # A pip total, or a hand that ended before the racks were shown: the tiles are not named.
             self.items += [Item(None, END)] * hand.tiles_held[seat]

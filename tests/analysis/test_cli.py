@@ -16,8 +16,9 @@ def test_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyse", str(DATA / "renege-proved.json")]) == 0
     out = capsys.readouterr()
     assert out.err == ""
-    assert "renege proved: Bob drew while 2 tiles that fitted (1-5 and 3-5)" in out.out
-    assert "Reneges: 1 proved, 0 possible, 0 cleared" in out.out
+    assert "renege proved: Bob drew 1 at event 2 and played it (left 5, right 5) while holding a tile" in out.out
+    assert "Renege proved: Bob held a tile that played and did not play it" in out.out
+    assert "Players' hands: 1 renege proved, 1 clean, 0 can't tell" in out.out
 
 
 def test_json(capsys: pytest.CaptureFixture[str]) -> None:
