@@ -42,7 +42,7 @@ def run_analyse(path: str, *, as_json: bool) -> int:
         "Players' hands: {players_proved} renege proved, {players_clean} clean, {players_cant_tell} can't tell;"
         " visits to the boneyard and passes: {reneges_proved} proved, {reneges_possible} possible,"
         " {reneges_cleared} cleared;"
-        " plays with a better choice: {missed_chances}; automatics used {automatics_used},"
+        " plays with a better choice: {missed_chances}; automatics or counter-scores used {automatics_used},"
         " missed {automatics_missed}".format(**counts),
     ]
     sys.stdout.write("".join(printable(line) + "\n" for line in lines))

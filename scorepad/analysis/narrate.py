@@ -93,6 +93,9 @@ def hand_lines(match: MatchState, analysis: HandAnalysis) -> list[str]:
     hand = match.hands[analysis.number - 1]
     plays = {p.event: p for p in analysis.plays}
     reneges = {r.event: r for r in analysis.reneges}
+    comments: dict[int, list[str]] = {}
+    for comment in analysis.comments:
+        comments.setdefault(comment.event, []).append(comment.words)
     sayings: dict[int, list[str]] = {}
     for saying in analysis.sayings:
         sayings.setdefault(saying.event, []).append(saying.words)
@@ -106,10 +109,13 @@ def hand_lines(match: MatchState, analysis: HandAnalysis) -> list[str]:
         if number in reneges and reneges[number].verdict != Verdict.CLEARED:
             # A cleared visit is said once, in the player's verdict below, not at every draw.
             extra.append(renege_line(match, reneges[number]))
+        extra += comments.get(number, [])
         extra += sayings.get(number, [])
         lines += [f"       {line}" for line in extra]
     lines += sayings.get(0, [])
-    lines += [verdict.reasoning for verdict in analysis.verdicts]
+    table = {c.seat for c in analysis.comments if c.words.startswith("Renege proved at the table")}
+    # A renege proved at the table is said at its event; the other players' verdicts close the hand.
+    lines += [verdict.reasoning for verdict in analysis.verdicts if verdict.seat not in table]
     if analysis.plays:
         lines.append(clutch_words(match, analysis.plays[-1].unseen))
     return lines

@@ -15,30 +15,60 @@ from __future__ import annotations
 from scorepad.analysis.flow import DEAL, Item, SeatFlow, Shortfall, Visit, shown_tiles
 from scorepad.analysis.knowledge import END
 from scorepad.analysis.naming import ends_words, named_tile, tiles_count, tiles_words
-from scorepad.analysis.values import RenegeEvidence, RenegeVerdict, SeatVerdict, Shown, Verdict
+from scorepad.analysis.values import Comment, RenegeEvidence, RenegeVerdict, SeatVerdict, Shown, Verdict
 from scorepad.rules import HandState, MatchState, RuleSet
 from scorepad.rules.presets import Topic
+from scorepad.rules.wording import renege_words
 
 SHOWN_AT_MOST = 6  # tiles named in one "may include" before the rest are counted
 
 
 def hand_reneges(
     match: MatchState, hand: HandState, ends_at: dict[int, tuple[tuple[str, int], ...]]
-) -> tuple[tuple[RenegeEvidence, ...], tuple[RenegeVerdict, ...]]:
-    """The evidence at every visit of ``hand`` (in event order) and one verdict per seat.
+) -> tuple[tuple[RenegeEvidence, ...], tuple[RenegeVerdict, ...], tuple[Comment, ...]]:
+    """The evidence at every visit of ``hand`` (in event order), one verdict per seat, and comments.
+
+    A renege the table proved (a ``renege`` event) makes that seat's verdict proved, with a
+    comment at the event saying what the ruling does and what the record alone shows.
 
     ``ends_at`` holds the open ends at each draw and pass, by event index (0-based).
     """
     shown = shown_tiles(hand)
     evidence: list[RenegeEvidence] = []
     verdicts: list[RenegeVerdict] = []
+    comments: list[Comment] = []
+    at_table = {o["player"]: n for n, o in enumerate(hand.outcomes) if o["event"] == "renege"}
     for seat in range(match.rules.players):
         flow = SeatFlow(hand, seat, shown, ends_at)
         found = [_visit_evidence(match, hand.number, flow, visit) for visit in flow.visits]
         evidence += found
-        verdicts.append(_seat_verdict(match, hand.number, flow, found))
+        verdict = _seat_verdict(match, hand.number, flow, found)
+        if seat in at_table:
+            verdict = _proved_at_table(match, hand, at_table[seat], verdict)
+            comments.append(Comment(hand.number, at_table[seat] + 1, seat, verdict.reasoning))
+        verdicts.append(verdict)
     evidence.sort(key=lambda e: e.event)
-    return tuple(evidence), tuple(verdicts)
+    return tuple(evidence), tuple(verdicts), tuple(comments)
+
+
+def _proved_at_table(match: MatchState, hand: HandState, index: int, alone: RenegeVerdict) -> RenegeVerdict:
+    """The verdict for a seat whose renege the table proved (a ``renege`` event), with what the record alone shows."""
+    who = match.players[alone.seat]
+    ruling = renege_words(match, hand, alone.seat)
+    if alone.verdict == SeatVerdict.PROVED:
+        record = f"The record shows it too. {alone.reasoning}"
+    elif not alone.events and alone.verdict == SeatVerdict.CLEAN:
+        record = (
+            f"The record alone cannot show it: {who} never went to the boneyard or passed in this hand, the only"
+            f" moments a renege can happen{_cite(match.rules)}; the ruling rests on what the table saw."
+        )
+    else:
+        record = (
+            f"The record alone cannot show it ({alone.reasoning[:1].lower()}{alone.reasoning[1:].rstrip('.')});"
+            " the ruling rests on what the table saw."
+        )
+    words = f"Renege proved at the table (event {index + 1}) against {who}. {ruling} {record}"
+    return RenegeVerdict(alone.hand, alone.seat, SeatVerdict.PROVED, (index + 1,), alone.tiles, words)
 
 
 def _cite(rules: RuleSet) -> str:

@@ -62,6 +62,7 @@ class Word(StrEnum):
     UNSCOREAPONABLE = "Unscoreaponable"
     BULLETPROOF = "Bulletproof"
     COME_OFF_ENCE = "Come-off-ence"
+    TERMINATING = "Terminating the Sniff"
     SHEDAPOTOMUS = "Shedapotomus"
     SHUNK_SHUNK = "Shunk shunk"
     BAREASS = "Bareass"
@@ -157,6 +158,16 @@ class Saying:
 
 
 @dataclass(frozen=True, slots=True)
+class Comment:
+    """The analysis on a ruling the record itself carries (a renege proved at the table, a play that stood)."""
+
+    hand: int
+    event: int
+    seat: int
+    words: str
+
+
+@dataclass(frozen=True, slots=True)
 class HandAnalysis:
     """Everything the analysis found in one hand."""
 
@@ -167,6 +178,7 @@ class HandAnalysis:
     reneges: tuple[RenegeEvidence, ...]  # one per visit to the boneyard or pass, in event order
     sayings: tuple[Saying, ...]
     verdicts: tuple[RenegeVerdict, ...] = ()  # one per seat
+    comments: tuple[Comment, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,24 @@ def count_words(number: int, thing: str) -> str:
     return f"{number} {thing}" if number == 1 else f"{number} {thing}s"
 
 
+# Verbs whose plural is not the singular less its final s.
+_PLURALS = {"has": "have", "goes": "go", "is": "are", "was": "were", "does": "do"}
+
+
+def side_does(match: MatchState, side: int, verb: str) -> str:
+    """``Ann takes`` or ``Ann & Cat take``: a side's name with ``verb`` (given singular) agreeing with it."""
+    return f"{match.side_name(side)} {agreeing(match, side, verb)}"
+
+
+def agreeing(match: MatchState, side: int, verb: str) -> str:
+    """``verb`` (given singular, ``takes``) as it agrees with ``side``: plural for a partnership."""
+    if len(match.rules.seats_of(side)) == 1:
+        return verb
+    head, _, rest = verb.partition(" ")
+    plural = _PLURALS.get(head, head[:-1] if head.endswith("s") else head)
+    return f"{plural} {rest}" if rest else plural
+
+
 def scores_words(match: MatchState, scores: list[int] | tuple[int, ...]) -> str:
     """Each side's score, named: ``Ann 15, Bob 0``."""
     return ", ".join(f"{match.side_name(side)} {score}" for side, score in enumerate(scores))
@@ -62,6 +80,10 @@ def call_consequence(rules: RuleSet, last: LastPlay, called: int, *, claim_open:
     if "corrected" in flags:
         return f"Corrected before the next tile: {last.recorded} recorded{cited(rules, Topic.CALLS)}.{stood}"
     if not flags:
+        if not rules.calls_required:
+            # American 'Score a placement': nothing is called, so nothing is called right.
+            words = f"The count scores by itself: {last.recorded}{cited(rules, Topic.COUNT)}." if last.recorded else ""
+            return (words or "Nothing to score.") + stood
         words = f"Called right: {last.recorded} scored." if last.recorded else "Nothing to score."
         return words + stood
     if not rules.calls_required:
@@ -122,20 +144,27 @@ def sentence(text: str) -> str:
 
 
 def renege_words(match: MatchState, hand: HandState, seat: int) -> str:
-    """What a renege by ``seat`` does (``hand`` is the hand with the renege applied)."""
+    """What a renege by ``seat`` does (``hand`` is the hand with the renege applied), and who pays.
+
+    In a partnership the side pays for its player (Smartt, 'Four players': penalties fall on the partnership).
+    """
     rules = match.rules
     side = rules.side_of(seat)
     who = match.side_name(side)
     cite = cited(rules, Topic.RENEGE) or " (the renege option)"
+    payer = ""
+    if len(rules.seats_of(side)) > 1:
+        payer = f" {who} pay for {match.players[seat]}'s renege."
     if hand.how == HandEnd.RENEGE:
         after = hand.scores_after
-        others = "; ".join(f"{match.side_name(s)} keeps {after[s]}" for s in range(rules.sides) if s != side)
+        others = "; ".join(f"{side_does(match, s, 'keeps')} {after[s]}" for s in range(rules.sides) if s != side)
         return (
-            f"The hand stops{cite}. {who} goes back to {hand.scores_before[side]} (start of hand)"
-            f" less {RENEGE_ROLLBACK} = {after[side]}; {others}, with no go-out or block award."
+            f"The hand stops{cite}.{payer} {side_does(match, side, 'goes back')} to {hand.scores_before[side]}"
+            f" (start of hand) less {RENEGE_ROLLBACK} = {after[side]}; {others}, with no go-out or block award."
         )
     return (
-        f"Play goes on; {who} loses {RENEGE_DEDUCTION} when the hand ends, and holds the target only with it off{cite}."
+        f"Play goes on;{payer} {side_does(match, side, 'loses')} {RENEGE_DEDUCTION} when the hand ends,"
+        f" and {agreeing(match, side, 'holds')} the target only with it off{cite}."
     )
 
 
@@ -160,7 +189,7 @@ def settlement_steps(match: MatchState, settlement: Settlement) -> list[str]:
         return [
             held,
             f"{total} rounds to {settlement.award}{rounding}",
-            f"{match.side_name(side)} scores {settlement.award}{cited(rules, Topic.OUT)}",
+            f"{side_does(match, side, 'scores')} {settlement.award}{cited(rules, Topic.OUT)}",
         ]
     side_pips = [sum(pips[s] for s in rules.seats_of(side)) for side in range(rules.sides)]
     steps = ["pips in hand: " + ", ".join(f"{match.side_name(s)} {p}" for s, p in enumerate(side_pips))]
@@ -169,10 +198,11 @@ def settlement_steps(match: MatchState, settlement: Settlement) -> list[str]:
     total = sum(p for side, p in enumerate(side_pips) if side != settlement.to)
     return [
         *steps,
-        f"{match.side_name(settlement.to)} has the lowest total and takes the others' {total} pips"
+        f"{side_does(match, settlement.to, 'has')} the lowest total and {agreeing(match, settlement.to, 'takes')}"
+        f" the others' {total} pips"
         f"{cited(rules, Topic.BLOCK)}",
         f"{total} rounds to {settlement.award}{rounding}",
-        f"{match.side_name(settlement.to)} scores {settlement.award}",
+        f"{side_does(match, settlement.to, 'scores')} {settlement.award}",
     ]
 
 
