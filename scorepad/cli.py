@@ -33,6 +33,10 @@ def build_parser(*, with_store: bool = True) -> argparse.ArgumentParser:
     analyse = commands.add_parser("analyse", help="renege evidence, missed chances and the table's words in a record")
     analyse.add_argument("record", help="the record file (JSON)")
     analyse.add_argument("--json", action="store_true", help="print the analysis as one JSON object")
+    analyse.add_argument("--hand", type=int, metavar="N", help="only hand N (from 1)")
+    analyse.add_argument(
+        "--findings", action="store_true", help="only the findings: reneges, missed scores, miscalls, missed automatics"
+    )
     analyse.set_defaults(func=_run_analyse)
 
     simulate = commands.add_parser("simulate", help="play random legal hands through the engine")
@@ -104,7 +108,7 @@ def _output_failed(err: OSError) -> int:
 def _run_analyse(args: argparse.Namespace) -> int:
     from scorepad.analysis.cli import run_analyse
 
-    return run_analyse(args.record, as_json=args.json)
+    return run_analyse(args.record, as_json=args.json, hand=args.hand, findings=args.findings)
 
 
 def _run_simulate(args: argparse.Namespace) -> int:
