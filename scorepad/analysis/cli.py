@@ -7,6 +7,7 @@ on standard error and nothing on standard output.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from dataclasses import asdict
@@ -20,6 +21,20 @@ from scorepad.referee import EXIT_UNREADABLE, RecordFileError, replay_file
 from scorepad.rules import MatchState
 from scorepad.rules.narrate import scores_line
 from scorepad.rules.wording import count_words
+
+
+def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``analyse``."""
+    analyse = subparsers.add_parser("analyse", help="renege evidence, missed chances and the table's words in a record")
+    analyse.add_argument("record", help="the record file (JSON)")
+    analyse.add_argument("--json", action="store_true", help="print the analysis as one JSON object")
+    analyse.add_argument("--hand", type=int, metavar="N", help="only hand N (from 1)")
+    analyse.add_argument(
+        "--findings", action="store_true", help="only the findings: reneges, missed scores, miscalls, missed automatics"
+    )
+    analyse.set_defaults(
+        func=lambda args: run_analyse(args.record, as_json=args.json, hand=args.hand, findings=args.findings)
+    )
 
 
 def run_analyse(path: str, *, as_json: bool, hand: int | None = None, findings: bool = False) -> int:
