@@ -10,12 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import asdict
 
 from scorepad.analysis.analyse import analyse_hand, analyse_match
 from scorepad.analysis.findings import hand_findings
 from scorepad.analysis.narrate import hand_lines, summary
-from scorepad.analysis.values import MatchAnalysis
+from scorepad.analysis.values import MatchAnalysis, plain
 from scorepad.printable import printable
 from scorepad.referee import EXIT_UNREADABLE, RecordFileError, replay_file
 from scorepad.rules import MatchState
@@ -92,7 +91,7 @@ def _print_findings(match: MatchState, analysis: MatchAnalysis, *, as_json: bool
     """Each hand's findings: as JSON, or one block a finding (what, where, the ruling, the evidence)."""
     per_hand = [(found.number, hand_findings(match, found)) for found in analysis.hands]
     if as_json:
-        out = {"hands": [{"number": n, "findings": [asdict(f) for f in found]} for n, found in per_hand]}
+        out = {"hands": [{"number": n, "findings": plain(found)} for n, found in per_hand]}
         sys.stdout.write(json.dumps(out) + "\n")
         return 0
     lines: list[str] = []

@@ -119,6 +119,13 @@ def _visit_evidence(match: MatchState, number: int, flow: SeatFlow, visit: Visit
         moment = "draw" if visit.drew else "pass"
         return RenegeEvidence(number, visit.start + 1, flow.seat, moment, verdict, fitting, visit.ends, reasoning)
 
+    hidden = any(it.tile is None and flow.in_rack(it, visit) for it in flow.items)
+    if not later and not hidden:
+        # Nothing the player held then can have fitted: no matching to try.
+        return made(
+            Verdict.CLEARED,
+            f"{who} {_did(visit)} holding nothing that fitted ({ends}): {_cleared_why(match, flow, visit, later)}.",
+        )
     short = flow.shortfall([visit])
     if short is not None:
         return made(
@@ -200,7 +207,9 @@ def _seat_verdict(match: MatchState, number: int, flow: SeatFlow, found: list[Re
     rules = match.rules
     who = match.players[flow.seat]
     at = tuple(e.event for e in found)
-    short = flow.shortfall(flow.visits)
+    open_ = [e for e in found if e.verdict != Verdict.CLEARED]
+    # Every visit cleared means no world holds a fitting tile at any of them: no shortfall to look for.
+    short = flow.shortfall(flow.visits) if open_ else None
     if short is not None:
         tiles = tuple(
             Shown(
@@ -214,7 +223,6 @@ def _seat_verdict(match: MatchState, number: int, flow: SeatFlow, found: list[Re
         proof = _short_words(match, flow, short)
         words = f"Renege proved: {who} held a tile that played and did not play it{_cite(rules)}: {proof}."
         return RenegeVerdict(number, flow.seat, SeatVerdict.PROVED, at, tiles, words)
-    open_ = [e for e in found if e.verdict != Verdict.CLEARED]
     if not open_:
         if not found:
             words = f"Clean: {who} never went to the boneyard or passed."

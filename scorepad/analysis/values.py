@@ -6,7 +6,7 @@ Events are numbered as the referee numbers them: hand and event from 1. A
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -191,8 +191,27 @@ class MatchAnalysis:
 
     def to_dict(self) -> dict[str, Any]:
         """The analysis as plain JSON data (``scorepad analyse --json``)."""
-        out = asdict(self)
+        out = plain(self)
+        assert isinstance(out, dict)
         for hand, data in zip(self.hands, out["hands"], strict=True):
             for play, entry in zip(hand.plays, data["plays"], strict=True):
-                entry["missed"] = [asdict(p) for p in play.missed]
+                entry["missed"] = [plain(p) for p in play.missed]
         return out
+
+
+def plain(value: object) -> object:
+    """``value`` as plain data: each dataclass a dict of its fields, each tuple a list, the rest as it is.
+
+    What ``dataclasses.asdict`` gives, without its deep copy of every leaf (the values are frozen).
+    """
+    if isinstance(value, tuple):
+        return [plain(v) for v in value]
+    names = _FIELDS.get(type(value))
+    if names is None:
+        if not is_dataclass(value):
+            return value
+        names = _FIELDS[type(value)] = tuple(f.name for f in fields(value))
+    return {name: plain(getattr(value, name)) for name in names}
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
