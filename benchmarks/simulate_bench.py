@@ -28,23 +28,35 @@ from scorepad.simulate import simulate
 CASES = [("smartt", 2), ("smartt", 4), ("american", 3), ("jaques", 2)]
 
 
+def deal_figures(rules: str, players: int) -> tuple[list[tuple[int, int]], int, int]:
+    """A double-six set, the tiles each player is dealt and the protected reserve (records.md §2)."""
+    deck = [(a, b) for a in range(7) for b in range(a, 7)]
+    each = {2: 7, 3: 6, 4: 5}[players] if rules != "jaques" else (7 if players == 2 else 5)
+    protected = {2: 2, 3: 1, 4: 0}[players] if rules == "smartt" else 0
+    return deck, each, protected
+
+
+def deal(
+    rng: random.Random, deck: list[tuple[int, int]], each: int, players: int
+) -> tuple[list[list[tuple[int, int]]], list[tuple[int, int]], int]:
+    """Shuffle and deal a hand: the racks, the boneyard and the seat that sets."""
+    rng.shuffle(deck)
+    held = [deck[s * each : (s + 1) * each] for s in range(players)]
+    return held, deck[players * each :], rng.randrange(players)
+
+
 def reference_hands(rules: str, players: int, hands: int, seed: int) -> int:
     """Play random legal hands with bare lists and arithmetic; return the events played."""
     played: list[list[tuple]] = []
     laid = drawn_total = scoring = 0
     rng = random.Random(seed)
-    deck = [(a, b) for a in range(7) for b in range(a, 7)]
-    each = {2: 7, 3: 6, 4: 5}[players] if rules != "jaques" else (7 if players == 2 else 5)
-    protected = {2: 2, 3: 1, 4: 0}[players] if rules == "smartt" else 0
+    deck, each, protected = deal_figures(rules, players)
     limit = 2 if rules == "smartt" else 99
     any_order = rules == "jaques"
     scores = [0] * players
     events = 0
     for _ in range(hands):
-        rng.shuffle(deck)
-        held = [deck[s * each : (s + 1) * each] for s in range(players)]
-        bone = deck[players * each :]
-        turn = rng.randrange(players)
+        held, bone, turn = deal(rng, deck, each, players)
         # ends: value and whether the end tile is a double, per position; None when shut.
         a, b = held[turn].pop(rng.randrange(len(held[turn])))
         sniff = a if a == b else None
@@ -127,16 +139,11 @@ def minimal_hands(rules: str, players: int, hands: int, seed: int) -> int:
     one at a time until a tile fits, a pass when the boneyard is done.
     """
     rng = random.Random(seed)
-    deck = [(a, b) for a in range(7) for b in range(a, 7)]
-    each = {2: 7, 3: 6, 4: 5}[players] if rules != "jaques" else (7 if players == 2 else 5)
-    protected = {2: 2, 3: 1, 4: 0}[players] if rules == "smartt" else 0
+    deck, each, protected = deal_figures(rules, players)
     scores = [0] * players
     events = 0
     for _ in range(hands):
-        rng.shuffle(deck)
-        held = [deck[s * each : (s + 1) * each] for s in range(players)]
-        bone = deck[players * each :]
-        turn = rng.randrange(players)
+        held, bone, turn = deal(rng, deck, each, players)
         a, b = held[turn].pop()
         ends = [[a, a == b], [b, a == b]]
         passes = 0
