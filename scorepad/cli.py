@@ -1,62 +1,40 @@
-"""The ``scorepad`` command: the table app, the referee, the simulator and the store."""
+"""The ``scorepad`` command: the table app, the referee, the simulator, the analysis and the store.
+
+Each subcommand lives in its own module with an ``add_commands`` of its own,
+found by name in ``COMMANDS``. Only the modules a command needs are loaded:
+``scorepad referee`` loads the engine alone, never the analysis, the store
+(SQLAlchemy) or the app (Flet), so a whole referee run starts in a fraction of
+a second. A bare ``scorepad`` or ``--help`` loads them all.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
+import importlib
 import os
 import sys
-from collections.abc import Callable
-from pathlib import Path
-
-from rich.console import Console
 
 from scorepad.app.host import cli as app_cli
-from scorepad.lazy import load
 from scorepad.printable import printable
-from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE, run_referee
-from scorepad.rules import IllegalRecordError, RecordFormatError
+from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE
 
-# Commands that need only the rules engine: for these the store (SQLAlchemy, slow to
-# import) is not loaded, so a referee call answers in a fraction of a second.
-ENGINE_COMMANDS = ("referee", "simulate", "analyse")
+# The module behind each command that needs only the rules engine (and the analysis).
+COMMANDS = {
+    "referee": "scorepad.referee",
+    "analyse": "scorepad.analysis.cli",
+    "simulate": "scorepad.simulate_cli",
+}
+# The modules of every other command (the store's and the tournament's).
+STORE_COMMANDS = ("scorepad.store.cli", "scorepad.tournament.cli")
 
 
-def build_parser(*, with_store: bool = True) -> argparse.ArgumentParser:
-    """The argument parser: every subcommand, or without the store's when ``with_store`` is off."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser: with ``command`` one of ``COMMANDS``, that command only (and the app's); else every one."""
     parser = argparse.ArgumentParser(prog="scorepad", description="Score-pad and referee for the domino game Sniff.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    referee = commands.add_parser("referee", help="replay a sniff-record/1 file and give the ruling")
-    referee.add_argument("record", help="the record file (JSON)")
-    referee.add_argument("--json", action="store_true", help="print the ruling as one JSON object")
-    referee.set_defaults(func=lambda args: run_referee(args.record, as_json=args.json))
-
-    analyse = commands.add_parser("analyse", help="renege evidence, missed chances and the table's words in a record")
-    analyse.add_argument("record", help="the record file (JSON)")
-    analyse.add_argument("--json", action="store_true", help="print the analysis as one JSON object")
-    analyse.set_defaults(func=_run_analyse)
-
-    simulate = commands.add_parser("simulate", help="play random legal hands through the engine")
-    simulate.add_argument("--rules", default="smartt", help="smartt, american or jaques")
-    simulate.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    simulate.add_argument("--hands", type=int, default=100)
-    simulate.add_argument("--seed", type=int, default=0)
-    simulate.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a record option, e.g. muggins=true or target=100 (repeatable)",
-    )
-    simulate.add_argument("--record", metavar="OUT.json", help="write what was played as a record")
-    simulate.add_argument("--json", action="store_true", help="print the figures as JSON")
-    simulate.set_defaults(func=_run_simulate)
-
-    if with_store:
-        # Loaded only here: their modules bring SQLAlchemy, which the engine's commands never need.
-        load("scorepad.store.cli:add_commands")(commands)
-        load("scorepad.tournament.cli:add_commands")(commands)
+    modules = [COMMANDS[command]] if command in COMMANDS else [*COMMANDS.values(), *STORE_COMMANDS]
+    for name in modules:
+        importlib.import_module(name).add_commands(commands)
     app_cli.add_commands(commands)
     return parser
 
@@ -64,7 +42,7 @@ def build_parser(*, with_store: bool = True) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status (never raises for a user's mistake)."""
     words = sys.argv[1:] if argv is None else argv
-    parser = build_parser(with_store=not (words and words[0] in ENGINE_COMMANDS))
+    parser = build_parser(words[0] if words else None)
     args = parser.parse_args(argv)
     try:
         if args.command is None:
@@ -98,58 +76,3 @@ def _output_failed(err: OSError) -> int:
     except (OSError, ValueError):
         pass
     return EXIT_UNREADABLE
-
-
-def _run_analyse(args: argparse.Namespace) -> int:
-    run_analyse: Callable[..., int] = load("scorepad.analysis.cli:run_analyse")
-    return run_analyse(args.record, as_json=args.json)
-
-
-def _run_simulate(args: argparse.Namespace) -> int:
-    simulate = load("scorepad.simulate:simulate")
-    try:
-        options = dict(_parse_option(text) for text in args.option)
-        if args.hands < 1:
-            raise ValueError("--hands must be at least 1")
-        match, work = simulate(args.rules, args.players, args.hands, args.seed, options)
-    except RecordFormatError as err:
-        sys.stderr.write(printable(str(err)) + "\n")
-        return EXIT_UNREADABLE
-    except (IllegalRecordError, ValueError) as err:
-        sys.stderr.write(printable(str(err)) + "\n")
-        return EXIT_ILLEGAL
-    if args.record:
-        try:
-            Path(args.record).write_text(json.dumps(match.to_record(), indent=1) + "\n")
-        except OSError as err:
-            sys.stderr.write(printable(f"cannot write {args.record}: {err.strerror or err}") + "\n")
-            return EXIT_UNREADABLE
-    figures = work.as_dict()
-    if args.json:
-        sys.stdout.write(json.dumps(figures) + "\n")
-        return 0
-    console = Console(highlight=False, soft_wrap=True)
-    console.print(f"[bold]{printable(match.rules.describe())}[/], seed {args.seed}")
-    console.print(
-        f"{work.hands} hands ({work.games} games, {work.events} events) in {work.seconds:.3f} s:"
-        f" [bold]{figures['hands_per_second']} hands/s[/]"
-    )
-    console.print(
-        f"per hand: {figures['tiles_laid_per_hand']} tiles laid, {figures['tiles_drawn_per_hand']} drawn,"
-        f" {figures['scoring_plays_per_hand']} scoring plays, {figures['points_per_hand']} points"
-    )
-    console.print("ends: " + ", ".join(f"{how} {n}" for how, n in sorted(work.ends.items())))
-    if args.record:
-        console.print(printable(f"record written to {args.record}"), markup=False)
-    return 0
-
-
-def _parse_option(text: str) -> tuple[str, object]:
-    name, sep, raw = text.partition("=")
-    if not sep:
-        raise ValueError(f"an option is written NAME=VALUE, not {text!r}")
-    try:
-        value: object = json.loads(raw)
-    except json.JSONDecodeError:
-        value = raw
-    return name.strip(), value

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
-
-from rich.console import Console
 
 from scorepad.printable import printable
 from scorepad.rules import IllegalRecordError, RecordFormatError, load_record, replay, report
@@ -81,37 +80,39 @@ def run_referee(path: str, *, as_json: bool) -> int:
     if as_json:
         sys.stdout.write(json.dumps(report(match)) + "\n")
     else:
-        print_account(match, Console(highlight=False, soft_wrap=True))
+        sys.stdout.write("".join(printable(line) + "\n" for line in account_lines(match)))
     return 0
 
 
-def print_account(match: MatchState, console: Console) -> None:
-    """Print the match hand by hand: plays with their counts explained, ends, games.
+def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``referee`` (records.md §6)."""
+    referee = subparsers.add_parser("referee", help="replay a sniff-record/1 file and give the ruling")
+    referee.add_argument("record", help="the record file (JSON)")
+    referee.add_argument("--json", action="store_true", help="print the ruling as one JSON object")
+    referee.set_defaults(func=lambda args: run_referee(args.record, as_json=args.json))
 
-    Nothing is read as markup, so names with brackets or backslashes print as typed,
-    and every line goes through ``printable``: a name cannot forge a line or move the cursor.
+
+def account_lines(match: MatchState) -> list[str]:
+    """The match hand by hand: plays with their counts explained, ends, games (plain lines, unescaped).
+
+    The caller passes every line through ``printable``, so a name cannot forge a line or move the cursor.
     """
     rules = match.rules
-
-    def say(text: str = "", **style: object) -> None:
-        console.print(printable(text), **style)  # type: ignore[arg-type]
-
-    say(f"{rules.describe()}: " + ", ".join(match.players), markup=False, style="bold")
+    lines = [f"{rules.describe()}: " + ", ".join(match.players)]
     games = {g.number: g for g in match.games()}
     for hand in match.hands:
-        say()
-        say(f"Hand {hand.number} (game {hand.game}), {match.players[hand.setter]} sets", markup=False, style="bold")
-        say(f"  before: {scores_line(match, hand.scores_before)}", markup=False)
-        for line in hand_lines(match, hand):
-            say(line if line[:1] == " " else "  " + line, markup=False)
-        say(f"  after: {scores_line(match, hand.scores_after)}", markup=False)
+        lines += ["", f"Hand {hand.number} (game {hand.game}), {match.players[hand.setter]} sets"]
+        lines.append(f"  before: {scores_line(match, hand.scores_before)}")
+        lines += [line if line[:1] == " " else "  " + line for line in hand_lines(match, hand)]
+        lines.append(f"  after: {scores_line(match, hand.scores_after)}")
         game = games.get(hand.game) if hand.winner() is not None else None
         if game is not None:
             summary = f"Game {game.number} won by {match.side_name(game.winner)} ({scores_line(match, game.scores)})"
             if game.game_points is not None:
                 rubed = ", ".join(match.side_name(s) for s in game.rubed or ()) or "nobody"
                 summary += f"; game points {game.game_points}; Rubed: {rubed}"
-            say(summary, markup=False, style="bold")
+            lines.append(summary)
+    return lines
 
 
 def _fail(message: str, status: int) -> int:

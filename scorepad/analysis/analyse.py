@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from scorepad.analysis.knowledge import Knowledge
 from scorepad.analysis.naming import named_tile
 from scorepad.analysis.plays import automatic, placings, safety
 from scorepad.analysis.probe import sniff_sides_covered
-from scorepad.analysis.reneges import renege_evidence
-from scorepad.analysis.sayings import bell_lead, is_episcopal, moonfaced_sides, safety_saying, say
-from scorepad.analysis.values import HandAnalysis, MatchAnalysis, Placing, PlayReview, Saying, Word
+from scorepad.analysis.reneges import hand_reneges
+from scorepad.analysis.sayings import bell_lead, bell_words, is_episcopal, moonfaced_sides, safety_saying, say
+from scorepad.analysis.values import Comment, HandAnalysis, MatchAnalysis, Placing, PlayReview, Saying, Word
 from scorepad.rules import Draw, HandState, Layout, MatchState, Muggins, Pass, Play, full_set, parse_tile
 from scorepad.rules.hand import IN_PROGRESS, OUT, WON, score_of
+from scorepad.rules.presets import Topic
+from scorepad.rules.rulesets import cited
 from scorepad.rules.tiles import key
+from scorepad.rules.wording import side_does
 
 
 def analyse_match(match: MatchState) -> MatchAnalysis:
@@ -41,7 +46,8 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
     unplayed = set(full_set(rules.max_pip))
     clutch = [rules.max_pip + 1] * (rules.max_pip + 1)  # Smartt §2.1: seven tiles of each value (ten in double-nine)
     plays: list[PlayReview] = []
-    reneges = []
+    ends_at: dict[int, tuple[tuple[str, int], ...]] = {}
+    stood: list[Comment] = []
     sayings: list[Saying] = []
     scores = list(hand.scores_before)
     events, outcomes = hand.events, hand.outcomes
@@ -61,6 +67,8 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
             others += placings(layout, [t for t in held if t != tile])
             # The layout as it stood, kept to name the automatic the play was or could have been.
             trial_before = layout.copy() if layout.set_tile is not None and score_of(prior) else None
+            if event.stands:
+                stood.append(_stood(match, number, index, seat, event.tile, at, layout.open_ends()[at], outcome))
             layout.place(written, None if at == "set" else at, stands=event.stands)
             on_table.add(tile)
             unplayed.discard(tile)
@@ -101,18 +109,7 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
             if outcome["score"]:
                 scores[rules.side_of(seat)] += outcome["score"]
         elif isinstance(event, Draw | Pass) and seat is not None:
-            reneges.append(
-                renege_evidence(
-                    match,
-                    know,
-                    hand_number=number,
-                    index=index,
-                    event=event,
-                    seat=seat,
-                    layout=layout,
-                    unplayed=unplayed,
-                )
-            )
+            ends_at[index] = tuple(layout.open_ends().items())
         elif isinstance(event, Muggins) and seat is not None:
             scores[rules.side_of(seat)] += outcome["score"]
         ringing, rang = _bell(match, number, index + 1, scores, ringing)
@@ -123,8 +120,24 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
     sayings.extend(_end_sayings(match, hand))
     if hand.winner() is not None:
         ringing = False  # a new game starts from nothing
-    result = HandAnalysis(number, hand.game, hand.setter, tuple(plays), tuple(reneges), tuple(sayings))
+    reneges, verdicts, comments = hand_reneges(match, hand, ends_at)
+    comments = tuple(sorted((*stood, *comments), key=lambda c: c.event))
+    result = HandAnalysis(number, hand.game, hand.setter, tuple(plays), reneges, tuple(sayings), verdicts, comments)
     return result, ringing
+
+
+def _stood(
+    match: MatchState, number: int, index: int, seat: int, tile: str, at: str, end: int, outcome: dict[str, Any]
+) -> Comment:
+    """An illegal coupling that stood (records.md §4; Smartt §11.5, Jaques 'The fine points'), in words."""
+    rules = match.rules
+    scored = f"the {outcome['score']} it scored" if outcome["score"] else "the count"
+    words = (
+        f"{match.players[seat]} laid {tile} on the {at} end, which showed {end}: neither value matches it, an"
+        f" illegal coupling. Nobody caught it before the next tile was coupled, so the layout and {scored} stand"
+        f" as laid, with no compensation or replay{cited(rules, Topic.STANDS)}."
+    )
+    return Comment(number, index + 1, seat, words)
 
 
 def _bell(match: MatchState, hand: int, event: int, scores: list[int], ringing: bool) -> tuple[bool, list[Saying]]:
@@ -133,10 +146,7 @@ def _bell(match: MatchState, hand: int, event: int, scores: list[int], ringing: 
         return False, []
     if ringing:
         return True, []
-    side, lead = found
-    behind = [match.side_name(s) for s in range(match.rules.sides) if s != side]
-    words = f"{match.side_name(side)} leads {' and '.join(behind)} by {lead}"
-    return True, [say(match, hand, event, Word.BELL, None, words)]
+    return True, [say(match, hand, event, Word.BELL, None, bell_words(match, found))]
 
 
 def _play_sayings(
@@ -177,6 +187,8 @@ def _play_sayings(
                 match, number, event, Word.COME_OFF_ENCE, seat, f"{who} plays on the third side of the Sniff{by_setter}"
             )
         )
+    if covered_before == 3 and sniff_sides_covered(layout) == 4:
+        out.append(say(match, number, event, Word.TERMINATING, seat, f"{who} covers the Sniff's fourth and last side"))
     if double and at != "set" and score_of(layout.board_count) == 0:
         out.append(
             say(
@@ -195,7 +207,7 @@ def _end_sayings(match: MatchState, hand: HandState) -> list[Saying]:
     out = []
     for side in moonfaced_sides(match, hand):
         out.append(
-            say(match, hand.number, 0, Word.MOONFACED, None, f"{match.side_name(side)} scored nothing in the hand")
+            say(match, hand.number, 0, Word.MOONFACED, None, f"{side_does(match, side, 'scored')} nothing in the hand")
         )
     winner = hand.winner()
     if winner is not None:

@@ -61,8 +61,10 @@ class Knowledge:
         self.complete_at_end = [False] * players
         if hand.how in (OUT, BLOCKED) and hand.remaining is not None:
             for seat, entry in enumerate(hand.remaining):
-                if isinstance(entry, list):
+                # records.md §4: ``0`` and ``[]`` both say the rack is empty, so both name the whole rack.
+                if isinstance(entry, list) or entry == 0:
                     self.complete_at_end[seat] = True
+                if isinstance(entry, list):
                     for item in entry:
                         tile = key(*parse_tile(item, rules.max_pip))
                         self.reveals[seat].append(Reveal(END, tile))

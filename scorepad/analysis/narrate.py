@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from scorepad.analysis.naming import named_tile
-from scorepad.analysis.values import HandAnalysis, MatchAnalysis, Placing, PlayReview, RenegeEvidence, Safety, Verdict
+from scorepad.analysis.values import (
+    HandAnalysis,
+    MatchAnalysis,
+    Placing,
+    PlayReview,
+    RenegeEvidence,
+    Safety,
+    SeatVerdict,
+    Verdict,
+)
 from scorepad.rules import MatchState
 from scorepad.rules.hand import score_of
 from scorepad.rules.presets import Topic
@@ -84,6 +93,9 @@ def hand_lines(match: MatchState, analysis: HandAnalysis) -> list[str]:
     hand = match.hands[analysis.number - 1]
     plays = {p.event: p for p in analysis.plays}
     reneges = {r.event: r for r in analysis.reneges}
+    comments: dict[int, list[str]] = {}
+    for comment in analysis.comments:
+        comments.setdefault(comment.event, []).append(comment.words)
     sayings: dict[int, list[str]] = {}
     for saying in analysis.sayings:
         sayings.setdefault(saying.event, []).append(saying.words)
@@ -94,23 +106,31 @@ def hand_lines(match: MatchState, analysis: HandAnalysis) -> list[str]:
         extra: list[str] = []
         if number in plays:
             extra += play_lines(match, plays[number])
-        if number in reneges:
+        if number in reneges and reneges[number].verdict != Verdict.CLEARED:
+            # A cleared visit is said once, in the player's verdict below, not at every draw.
             extra.append(renege_line(match, reneges[number]))
+        extra += comments.get(number, [])
         extra += sayings.get(number, [])
         lines += [f"       {line}" for line in extra]
     lines += sayings.get(0, [])
+    table = {c.seat for c in analysis.comments if c.words.startswith("Renege proved at the table")}
+    # A renege proved at the table is said at its event; the other players' verdicts close the hand.
+    lines += [verdict.reasoning for verdict in analysis.verdicts if verdict.seat not in table]
     if analysis.plays:
         lines.append(clutch_words(match, analysis.plays[-1].unseen))
     return lines
 
 
 def summary(analysis: MatchAnalysis) -> dict[str, int]:
-    """Counts over the match: reneges by verdict, plays with a better choice, automatics used and missed."""
+    """Counts over the match: reneges by verdict (per visit, and per player and hand), better choices, automatics."""
     out = {f"reneges_{v.value}": 0 for v in Verdict}
+    out.update({f"players_{v.name.lower()}": 0 for v in SeatVerdict})
     out.update(missed_chances=0, automatics_used=0, automatics_missed=0)
     for hand in analysis.hands:
         for evidence in hand.reneges:
             out[f"reneges_{evidence.verdict.value}"] += 1
+        for verdict in hand.verdicts:
+            out[f"players_{verdict.verdict.name.lower()}"] += 1
         for play in hand.plays:
             out["missed_chances"] += bool(play.missed)
             if play.automatic is not None:

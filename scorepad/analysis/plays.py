@@ -97,27 +97,41 @@ _KIND_WORDS = {
 def automatic(
     rules: RuleSet, layout: Layout, played: Placing, alternatives: list[Placing], prior_count: int
 ) -> Automatic | None:
-    """The automatic at this play, used or missed, when the count before it had scored (Smartt §7.3)."""
+    """The automatic at this play, used or missed, when the count before it had scored (Smartt §7.3).
+
+    Automatics are Smartt's (§7.3); under a book without them every such play is
+    a plain counter-score, named as one.
+    """
     if layout.set_tile is None or score_of(prior_count) == 0:
         return None
     cite = cited(rules, Topic.AUTOMATIC)
+    smartt = bool(cite)
     if played.score > 0:
-        kind = classify(layout, _pair(played.tile), played.at)
-        words = (
-            f"Automatic used: {named_tile(rules, played.tile)} {played.at}, {_KIND_WORDS[kind]},"
-            f" turned the count of {prior_count} into {played.board_count}{cite}"
-        )
+        kind = _kind(layout, played, prior_count) if smartt else AutomaticKind.OTHER
+        head = f"Automatic used: {named_tile(rules, played.tile)} {played.at}, {_KIND_WORDS[kind]},"
+        if not smartt:
+            head = f"Counter-score: {played.tile} {played.at}"
+        words = f"{head} turned the count of {prior_count} into {played.board_count}{cite}"
         return Automatic(kind, Use.USED, played, words)
     scoring = [p for p in alternatives if p.score > 0]
     if not scoring:
         return None
     best = max(scoring, key=lambda p: p.score)
-    kind = classify(layout, _pair(best.tile), best.at)
-    words = (
-        f"Automatic missed: {named_tile(rules, best.tile)} {best.at}, {_KIND_WORDS[kind]},"
-        f" would have turned the count of {prior_count} into {best.board_count}{cite}"
-    )
+    kind = _kind(layout, best, prior_count) if smartt else AutomaticKind.OTHER
+    head = f"Automatic missed: {named_tile(rules, best.tile)} {best.at}, {_KIND_WORDS[kind]},"
+    if not smartt:
+        head = f"Counter-score missed: {best.tile} {best.at}"
+    words = f"{head} would have turned the count of {prior_count} into {best.board_count}{cite}"
     return Automatic(kind, Use.MISSED, best, words)
+
+
+def _kind(layout: Layout, placing: Placing, prior_count: int) -> AutomaticKind:
+    """The §7.3 kind of a counter-scoring placement; the Sniff automatic only where it keeps or adds 5."""
+    kind = classify(layout, _pair(placing.tile), placing.at)
+    if kind == AutomaticKind.SNIFF and placing.board_count not in (prior_count, prior_count + 5):
+        # Smartt §7.3: the Sniff automatic preserves the score or increases it by five.
+        return AutomaticKind.OTHER
+    return kind
 
 
 def safety(

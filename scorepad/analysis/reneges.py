@@ -1,23 +1,74 @@
-"""Renege evidence: at each draw and pass, did the player hold a tile that would have played?
+"""Renege evidence: at each visit to the boneyard and each pass, and for each player's whole hand.
 
-Smartt §11.1 (and §5.1: a player holding a playable tile must play it). The
-proof uses the record alone (``knowledge``): every tile the player showed
-after the moment was either in the rack then or came from the boneyard
-afterwards. If more of the tiles that fitted were shown than tiles were taken
-in before they were shown, at least one of them was in the rack: proved. If
-none of the tiles that fitted can have been in the rack: cleared. Otherwise
-the record cannot tell: possible.
+Smartt §11.1 (and §5.1: a player holding a playable tile must play it);
+American 'Draw, pass, and block' and Jaques 'How to play' step 7 oblige the
+same. The proofs use the record alone (``flow``): per visit, whether some way
+of pairing the tiles the player showed with the tiles the player took in
+leaves a tile that fitted in the rack as the visit ended (then the visit is
+not cleared), and whether every way does (then it is proved). Per player and
+hand, one verdict: proved when no way is clean at every visit, clean when
+every visit is cleared, and otherwise the record cannot tell.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
-
-from scorepad.analysis.knowledge import END, Knowledge, Reveal
+from scorepad.analysis.flow import DEAL, Item, SeatFlow, Shortfall, Visit, shown_tiles
+from scorepad.analysis.knowledge import END
 from scorepad.analysis.naming import ends_words, named_tile, tiles_count, tiles_words
-from scorepad.analysis.values import RenegeEvidence, Verdict
-from scorepad.rules import Draw, Layout, MatchState, RuleSet
+from scorepad.analysis.values import Comment, RenegeEvidence, RenegeVerdict, SeatVerdict, Shown, Verdict
+from scorepad.rules import HandState, MatchState, RuleSet
 from scorepad.rules.presets import Topic
+from scorepad.rules.wording import renege_words
+
+SHOWN_AT_MOST = 6  # tiles named in one "may include" before the rest are counted
+
+
+def hand_reneges(
+    match: MatchState, hand: HandState, ends_at: dict[int, tuple[tuple[str, int], ...]]
+) -> tuple[tuple[RenegeEvidence, ...], tuple[RenegeVerdict, ...], tuple[Comment, ...]]:
+    """The evidence at every visit of ``hand`` (in event order), one verdict per seat, and comments.
+
+    A renege the table proved (a ``renege`` event) makes that seat's verdict proved, with a
+    comment at the event saying what the ruling does and what the record alone shows.
+
+    ``ends_at`` holds the open ends at each draw and pass, by event index (0-based).
+    """
+    shown = shown_tiles(hand)
+    evidence: list[RenegeEvidence] = []
+    verdicts: list[RenegeVerdict] = []
+    comments: list[Comment] = []
+    at_table = {o["player"]: n for n, o in enumerate(hand.outcomes) if o["event"] == "renege"}
+    for seat in range(match.rules.players):
+        flow = SeatFlow(hand, seat, shown, ends_at)
+        found = [_visit_evidence(match, hand.number, flow, visit) for visit in flow.visits]
+        evidence += found
+        verdict = _seat_verdict(match, hand.number, flow, found)
+        if seat in at_table:
+            verdict = _proved_at_table(match, hand, at_table[seat], verdict)
+            comments.append(Comment(hand.number, at_table[seat] + 1, seat, verdict.reasoning))
+        verdicts.append(verdict)
+    evidence.sort(key=lambda e: e.event)
+    return tuple(evidence), tuple(verdicts), tuple(comments)
+
+
+def _proved_at_table(match: MatchState, hand: HandState, index: int, alone: RenegeVerdict) -> RenegeVerdict:
+    """The verdict for a seat whose renege the table proved (a ``renege`` event), with what the record alone shows."""
+    who = match.players[alone.seat]
+    ruling = renege_words(match, hand, alone.seat)
+    if alone.verdict == SeatVerdict.PROVED:
+        record = f"The record shows it too. {alone.reasoning}"
+    elif not alone.events and alone.verdict == SeatVerdict.CLEAN:
+        record = (
+            f"The record alone cannot show it: {who} never went to the boneyard or passed in this hand, the only"
+            f" moments a renege can happen{_cite(match.rules)}; the ruling rests on what the table saw."
+        )
+    else:
+        record = (
+            f"The record alone cannot show it ({alone.reasoning[:1].lower()}{alone.reasoning[1:].rstrip('.')});"
+            " the ruling rests on what the table saw."
+        )
+    words = f"Renege proved at the table (event {index + 1}) against {who}. {ruling} {record}"
+    return RenegeVerdict(alone.hand, alone.seat, SeatVerdict.PROVED, (index + 1,), alone.tiles, words)
 
 
 def _cite(rules: RuleSet) -> str:
@@ -25,98 +76,164 @@ def _cite(rules: RuleSet) -> str:
     return f" ({'; '.join(parts)})" if parts else ""
 
 
-def _when(match: MatchState, reveal: Reveal) -> str:
-    if reveal.event == END:
-        return "still held it when the hand ended"
-    return f"played it at event {reveal.event + 1}"
+def _did(visit: Visit) -> str:
+    """``drew 2 at event 4 and played``, ``passed at event 7``."""
+    if not visit.drew:
+        return f"passed at event {visit.start + 1}"
+    last = "it" if visit.drew == 1 else "the last drawn"
+    then = {"play": f" and played {last}", "pass": " and passed", "stop": ""}[visit.closed_by]
+    return f"drew {visit.drew} at event {visit.start + 1}{then}"
 
 
-def renege_evidence(
-    match: MatchState,
-    know: Knowledge,
-    *,
-    hand_number: int,
-    index: int,
-    event: object,
-    seat: int,
-    layout: Layout,
-    unplayed: Collection[tuple[int, int]],
-) -> RenegeEvidence:
-    """The evidence for the draw or pass at event ``index`` (0-based) of a hand.
+def _where(item: Item) -> str:
+    if item.returned:
+        return f"sent back to the boneyard at event {item.leave + 1}"
+    return "still held at the end" if item.leave == END else f"played at event {item.leave + 1}"
 
-    ``layout`` is the layout as it stood and ``unplayed`` the tiles not on it (sorted pairs).
-    """
+
+def _missing(match: MatchState, flow: SeatFlow, item: Item, visit: Visit) -> str:
+    """What the record does not say about an unnamed tile that may have fitted ``visit``."""
+    who = match.players[flow.seat]
+    fits = flow.passers_by(item, visit)
+    may_be = tiles_words(match.rules, fits[:SHOWN_AT_MOST])
+    if len(fits) > SHOWN_AT_MOST:
+        may_be = may_be.replace(" and ", ", ") + f" or {len(fits) - SHOWN_AT_MOST} more"
+    if item.returned:
+        return f"{who} sent a tile back to the boneyard at event {item.leave + 1}, and it may have been {may_be}"
+    if flow.pip_total is not None:
+        return f"{who}'s tiles at the end are given only as {flow.pip_total} pips, and may include {may_be}"
+    if flow.in_play:
+        return f"{who}'s tiles are not shown while the hand is in play, and may include {may_be}"
+    return f"the hand ended before {who}'s last tiles were shown, and they may include {may_be}"
+
+
+def _visit_evidence(match: MatchState, number: int, flow: SeatFlow, visit: Visit) -> RenegeEvidence:
     rules = match.rules
-    who = match.players[seat]
-    moment = "draw" if isinstance(event, Draw) else "pass"
-    did = "drew" if moment == "draw" else "passed"
-    ends = tuple(layout.open_ends().items())
-    values = {v for _, v in ends}
-    fitting = {t for t in unplayed if t[0] in values or t[1] in values}
-    shown = [r for r in know.shown_after(seat, index) if r.tile in fitting]
-    shown.sort(key=lambda r: r.event)
-    # What the draw itself brings may be what was played next: its tiles count as taken in.
-    start = index if moment == "draw" else index + 1
+    who = match.players[flow.seat]
+    ends = ends_words(visit.ends)
+    later = [it for it in flow.items if it.tile is not None and flow.in_rack(it, visit) and visit.fits(it.tile)]
+    fitting = tuple(f"{a}-{b}" for a, b in (it.tile for it in later if it.tile is not None))
     cite = _cite(rules)
 
-    def evidence(verdict: Verdict, reasoning: str) -> RenegeEvidence:
-        return RenegeEvidence(
-            hand=hand_number,
-            event=index + 1,
-            seat=seat,
-            moment=moment,
-            verdict=verdict,
-            fitting=tuple(f"{a}-{b}" for a, b in (r.tile for r in shown)),
-            open_ends=ends,
-            reasoning=reasoning,
-        )
+    def made(verdict: Verdict, reasoning: str) -> RenegeEvidence:
+        moment = "draw" if visit.drew else "pass"
+        return RenegeEvidence(number, visit.start + 1, flow.seat, moment, verdict, fitting, visit.ends, reasoning)
 
-    for k, reveal in enumerate(shown, 1):
-        taken = know.intake_between(seat, start, reveal.event)
-        if k > taken:
-            witnesses = shown[:k]
-            if k == 1:
-                tile = reveal.tile
-                where = ", ".join(pos for pos, v in ends if v in tile)
-                reason = (
-                    f"{who} {did} holding {named_tile(rules, tile)}, which fitted the open {where} end"
-                    f" ({ends_words(ends)}): {who} {_when(match, reveal)} and took no tile from the boneyard"
-                    f" in between{cite}."
-                )
-            else:
-                reason = (
-                    f"{who} {did} while {tiles_count(k)} that fitted"
-                    f" ({tiles_words(rules, [w.tile for w in witnesses])})"
-                    f" were shown later, but only {tiles_count(taken)} came from the boneyard before they were shown,"
-                    f" so at least {k - taken} of them {'was' if k - taken == 1 else 'were'} already in the rack"
-                    f" (open ends: {ends_words(ends)}){cite}."
-                )
-            return evidence(Verdict.PROVED, reason)
-    if shown:
-        taken = know.intake_between(seat, start, END + 1)
-        return evidence(
-            Verdict.POSSIBLE,
-            f"{who} later showed {tiles_words(rules, [r.tile for r in shown])}, which would have fitted"
-            f" ({ends_words(ends)}), but took {tiles_count(taken)} from the boneyard from then on,"
-            f" so {'it' if len(shown) == 1 else 'they'} may have been drawn afterwards.",
-        )
-    # No tile the player showed later fitted: could a tile never seen have been in the rack?
-    unseen = sorted(t for t in fitting if t not in know.elsewhere_by)
-    if not fitting or not unseen:
-        why = (
-            "no unplayed tile fitted any open end"
-            if not fitting
-            else f"every tile that fitted ({tiles_words(rules, sorted(fitting))}) was shown by someone else"
-        )
-        return evidence(Verdict.CLEARED, f"{who} {did} holding nothing that fitted ({ends_words(ends)}): {why}.")
-    if know.rack_known(seat, index):
-        return evidence(
+    hidden = any(it.tile is None and flow.in_rack(it, visit) for it in flow.items)
+    if not later and not hidden:
+        # Nothing the player held then can have fitted: no matching to try.
+        return made(
             Verdict.CLEARED,
-            f"Every tile {who} held then is known (played later or listed at the end),"
-            f" and none fitted {ends_words(ends)}.",
+            f"{who} {_did(visit)} holding nothing that fitted ({ends}): {_cleared_why(match, flow, visit, later)}.",
         )
-    return evidence(
-        Verdict.POSSIBLE,
-        f"{who}'s rack at that moment is not fully known, and {tiles_count(len(unseen))} that would have fitted"
-        f" ({ends_words(ends)}) {'was' if len(unseen) == 1 else 'were'} never seen: {tiles_words(rules, unseen)}.",
+    short = flow.shortfall([visit])
+    if short is not None:
+        return made(
+            Verdict.PROVED,
+            f"{who} {_did(visit)} ({ends}) while holding a tile that fitted{cite}: {_short_words(match, flow, short)}.",
+        )
+    holders = flow.could_hold(visit)
+    if holders:
+        named = [it for it in holders if it.tile is not None]
+        reasons = []
+        if named:
+            came = sum(1 for s in flow.slots if visit.cut <= s < max(it.leave for it in named))
+            reasons.append(
+                f"{tiles_words(rules, [it.tile for it in named if it.tile])} fitted and {who} showed"
+                f" {'it' if len(named) == 1 else 'them'} later"
+                f" ({'; '.join(_where(it) for it in named)}), but {tiles_count(came)} came into the rack in between"
+            )
+        unnamed = next((it for it in holders if it.tile is None), None)
+        if unnamed is not None:
+            reasons.append(_missing(match, flow, unnamed, visit))
+        return made(Verdict.POSSIBLE, f"{who} {_did(visit)} ({ends}); the record cannot tell: {'; '.join(reasons)}.")
+    return made(
+        Verdict.CLEARED,
+        f"{who} {_did(visit)} holding nothing that fitted ({ends}): {_cleared_why(match, flow, visit, later)}.",
+    )
+
+
+def _cleared_why(match: MatchState, flow: SeatFlow, visit: Visit, later: list[Item]) -> str:
+    rules = match.rules
+    who = match.players[flow.seat]
+    parts = []
+    if later:
+        parts.append(
+            f"{tiles_words(rules, [it.tile for it in later if it.tile])} fitted but can only have come in afterwards"
+            " (the tiles taken in leave no other way)"
+        )
+    hidden = [it for it in flow.items if it.tile is None and flow.in_rack(it, visit)]
+    if hidden:
+        parts.append(f"no tile {who} may have kept unseen fitted: every tile that fitted was shown")
+    elif not later:
+        parts.append(f"every tile {who} held then is known (played later or listed at the end) and none fitted")
+    return "; ".join(parts)
+
+
+def _short_words(match: MatchState, flow: SeatFlow, short: Shortfall) -> str:
+    """Each tile of a proof, where it was shown and when it fitted, and the count that proves it."""
+    rules = match.rules
+    who = match.players[flow.seat]
+    parts = []
+    for item in short.items:
+        when = _fitted(flow, short, item)
+        at = f", fitting the ends of event {when.start + 1}" if when is not None else ""
+        named = "a tile never named" if item.tile is None else named_tile(rules, item.tile)
+        parts.append(f"{named} ({_where(item)}{at})")
+    since = "the deal" if short.low == DEAL else f"event {short.low + 1}"
+    until = "the end of the hand" if short.high == END else f"event {short.high + 1}"
+    came = "no tile" if short.room == 0 else f"only {tiles_count(short.room)}"
+    extra = len(short.items) - short.room
+    if len(short.items) == 1:
+        held = "so it was in the rack while it fitted"
+    else:
+        held = f"so at least {extra} of them {'was' if extra == 1 else 'were'} in the rack while it fitted"
+    return (
+        f"{'; '.join(parts)}. A tile that fitted cannot still be in the rack when the visit ends (of the tiles"
+        f" drawn on one visit only the last may fit, and it is played at once), so each came in later; but {came}"
+        f" came into {who}'s rack between {since} and {until}, {held}"
+    )
+
+
+def _fitted(flow: SeatFlow, short: Shortfall, item: Item) -> Visit | None:
+    """The latest visit of the proof's span whose ends ``item`` fitted while it could be held."""
+    found = [
+        v for v in flow.visits if v.end < item.leave and v.cut >= short.low and (item.tile is None or v.fits(item.tile))
+    ]
+    return found[-1] if found else None
+
+
+def _seat_verdict(match: MatchState, number: int, flow: SeatFlow, found: list[RenegeEvidence]) -> RenegeVerdict:
+    rules = match.rules
+    who = match.players[flow.seat]
+    at = tuple(e.event for e in found)
+    open_ = [e for e in found if e.verdict != Verdict.CLEARED]
+    # Every visit cleared means no world holds a fitting tile at any of them: no shortfall to look for.
+    short = flow.shortfall(flow.visits) if open_ else None
+    if short is not None:
+        tiles = tuple(
+            Shown(
+                f"{it.tile[0]}-{it.tile[1]}",
+                0 if it.leave == END else it.leave + 1,
+                visit.start + 1 if (visit := _fitted(flow, short, it)) is not None else 0,
+            )
+            for it in short.items
+            if it.tile is not None
+        )
+        proof = _short_words(match, flow, short)
+        words = f"Renege proved: {who} held a tile that played and did not play it{_cite(rules)}: {proof}."
+        return RenegeVerdict(number, flow.seat, SeatVerdict.PROVED, at, tiles, words)
+    if not open_:
+        if not found:
+            words = f"Clean: {who} never went to the boneyard or passed."
+        else:
+            why = "; ".join(dict.fromkeys(e.reasoning.split(": ", 1)[1].rstrip(".") for e in found))
+            events = ", ".join(str(e.event) for e in found)
+            words = (
+                f"Clean: {who} held nothing that fitted at any visit to the boneyard or pass (event {events}): {why}."
+            )
+        return RenegeVerdict(number, flow.seat, SeatVerdict.CLEAN, at, (), words)
+    why = " ".join(e.reasoning for e in open_)
+    return RenegeVerdict(
+        number, flow.seat, SeatVerdict.CANT_TELL, tuple(e.event for e in open_), (), f"Can't tell: {why}"
     )

@@ -14,7 +14,7 @@ from scorepad.analysis.analyse import analyse_hand
 from scorepad.analysis.naming import named_tile
 from scorepad.analysis.narrate import clutch_words, placing_words
 from scorepad.analysis.plays import placings
-from scorepad.analysis.sayings import bell_lead, say
+from scorepad.analysis.sayings import bell_lead, bell_words, say
 from scorepad.analysis.values import Saying, Word
 from scorepad.rules import MatchState, full_set
 from scorepad.rules.hand import IN_PROGRESS, score_of
@@ -23,7 +23,15 @@ from scorepad.rules.rulesets import cited
 
 # The words the table screen may show as they happen.
 AT_TABLE = frozenset(
-    {Word.EPISCOPAL, Word.COME_OFF_ENCE, Word.SHEDAPOTOMUS, Word.MOONFACED, Word.SHUNK_SHUNK, Word.BELL}
+    {
+        Word.EPISCOPAL,
+        Word.COME_OFF_ENCE,
+        Word.TERMINATING,
+        Word.SHEDAPOTOMUS,
+        Word.MOONFACED,
+        Word.SHUNK_SHUNK,
+        Word.BELL,
+    }
 )
 
 
@@ -45,11 +53,9 @@ def table_words(match: MatchState) -> tuple[Saying, ...]:
         if s.word in AT_TABLE and s.word != Word.BELL and (s.event == latest or (over and s.event == 0))
     ]
     scores = hand.scores_after if over else hand.scores
-    lead = bell_lead(scores) if hand.winner() is None else None
-    if lead is not None:
-        side, by = lead
-        behind = " and ".join(match.side_name(s) for s in range(match.rules.sides) if s != side)
-        out.append(say(match, hand.number, latest, Word.BELL, None, f"{match.side_name(side)} leads {behind} by {by}"))
+    bell = bell_lead(scores) if hand.winner() is None else None
+    if bell is not None:
+        out.append(say(match, hand.number, latest, Word.BELL, None, bell_words(match, bell)))
     return tuple(out)
 
 

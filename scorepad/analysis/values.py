@@ -6,7 +6,7 @@ Events are numbered as the referee numbers them: hand and event from 1. A
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -17,6 +17,14 @@ class Verdict(StrEnum):
     PROVED = "proved"  # the player certainly held a tile that fitted
     POSSIBLE = "possible"  # the record neither proves nor excludes it
     CLEARED = "cleared"  # the player certainly held nothing that fitted
+
+
+class SeatVerdict(StrEnum):
+    """One player's hand as the record shows it (Smartt §11.1): the one line a referee needs."""
+
+    PROVED = "proved"  # no reading of the record leaves the player clean
+    CLEAN = "clean"  # every visit to the boneyard and every pass is cleared
+    CANT_TELL = "can't tell"  # the record leaves it open; the verdict says what is missing
 
 
 class AutomaticKind(StrEnum):
@@ -54,6 +62,7 @@ class Word(StrEnum):
     UNSCOREAPONABLE = "Unscoreaponable"
     BULLETPROOF = "Bulletproof"
     COME_OFF_ENCE = "Come-off-ence"
+    TERMINATING = "Terminating the Sniff"
     SHEDAPOTOMUS = "Shedapotomus"
     SHUNK_SHUNK = "Shunk shunk"
     BAREASS = "Bareass"
@@ -86,10 +95,31 @@ class RenegeEvidence:
     hand: int
     event: int
     seat: int
-    moment: str  # "draw" or "pass"
+    moment: str  # "draw" (a visit to the boneyard, from its first draw) or "pass" (a pass with no draw)
     verdict: Verdict
     fitting: tuple[str, ...]  # the tiles the player showed later that fitted then
     open_ends: tuple[tuple[str, int], ...]
+    reasoning: str
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A tile of a proof: where it was shown (``event`` from 1, or 0 when listed at the end) and when it fitted."""
+
+    tile: str
+    event: int
+    fitted: int  # the event (from 1) of the visit whose ends it fitted; 0 when it is the count alone
+
+
+@dataclass(frozen=True, slots=True)
+class RenegeVerdict:
+    """One player's renege verdict for one hand, with the tiles of a proof and the reasoning in words."""
+
+    hand: int
+    seat: int
+    verdict: SeatVerdict
+    events: tuple[int, ...]  # the visits it rests on (from 1): all for clean, the open ones for can't tell
+    tiles: tuple[Shown, ...]  # for proved: each tile of the proof
     reasoning: str
 
 
@@ -128,6 +158,16 @@ class Saying:
 
 
 @dataclass(frozen=True, slots=True)
+class Comment:
+    """The analysis on a ruling the record itself carries (a renege proved at the table, a play that stood)."""
+
+    hand: int
+    event: int
+    seat: int
+    words: str
+
+
+@dataclass(frozen=True, slots=True)
 class HandAnalysis:
     """Everything the analysis found in one hand."""
 
@@ -135,8 +175,10 @@ class HandAnalysis:
     game: int
     setter: int
     plays: tuple[PlayReview, ...]
-    reneges: tuple[RenegeEvidence, ...]
+    reneges: tuple[RenegeEvidence, ...]  # one per visit to the boneyard or pass, in event order
     sayings: tuple[Saying, ...]
+    verdicts: tuple[RenegeVerdict, ...] = ()  # one per seat
+    comments: tuple[Comment, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,8 +191,27 @@ class MatchAnalysis:
 
     def to_dict(self) -> dict[str, Any]:
         """The analysis as plain JSON data (``scorepad analyse --json``)."""
-        out = asdict(self)
+        out = plain(self)
+        assert isinstance(out, dict)
         for hand, data in zip(self.hands, out["hands"], strict=True):
             for play, entry in zip(hand.plays, data["plays"], strict=True):
-                entry["missed"] = [asdict(p) for p in play.missed]
+                entry["missed"] = [plain(p) for p in play.missed]
         return out
+
+
+def plain(value: object) -> object:
+    """``value`` as plain data: each dataclass a dict of its fields, each tuple a list, the rest as it is.
+
+    What ``dataclasses.asdict`` gives, without its deep copy of every leaf (the values are frozen).
+    """
+    if isinstance(value, tuple):
+        return [plain(v) for v in value]
+    names = _FIELDS.get(type(value))
+    if names is None:
+        if not is_dataclass(value):
+            return value
+        names = _FIELDS[type(value)] = tuple(f.name for f in fields(value))
+    return {name: plain(getattr(value, name)) for name in names}
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}

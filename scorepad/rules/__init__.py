@@ -1,6 +1,6 @@
 """The Sniff rules engine: the referee every other part of scorepad asks.
 
-Pure Python and pydantic; it imports neither the UI nor the database.
+Pure Python; it imports neither the UI nor the database.
 """
 
 from scorepad.rules.errors import IllegalEventError, IllegalRecordError, RecordFormatError, SniffError

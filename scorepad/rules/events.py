@@ -132,12 +132,34 @@ _ALLOWED_KEYS = {
 }
 
 
+# Events already read, by their fields with each value's type (so that 1 is never taken for true):
+# a record repeats the same few hundred event objects, and each is a frozen value.
+_READ: dict[tuple[tuple[str, type, object], ...], Event] = {}
+_READ_MAX = 4096
+
+
 def event_from_dict(obj: object) -> Event:
     """Read one event object of a record.
 
     Raises IllegalEventError, with a plain sentence, when the object is not one
     of the event kinds of records.md §4 or a field has the wrong type.
     """
+    if type(obj) is dict:
+        try:
+            seen = tuple((k, type(v), v) for k, v in obj.items())
+            found = _READ.get(seen)
+        except TypeError:  # a list or an object among the values: read it the long way (and refuse it)
+            return _read_event(obj)
+        if found is None:
+            found = _read_event(obj)
+            if len(_READ) < _READ_MAX:
+                _READ[seen] = found
+        return found
+    return _read_event(obj)
+
+
+def _read_event(obj: object) -> Event:
+    """``event_from_dict`` without the memory of events already read."""
     if not isinstance(obj, dict):
         raise IllegalEventError(f'an event must be an object such as {{"play": "5-3"}}, not {obj!r}')
     kinds = _KIND_SET.intersection(obj)

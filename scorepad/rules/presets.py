@@ -12,8 +12,6 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, PositiveInt, ValidationError
-
 from scorepad.rules.errors import RecordFormatError
 
 
@@ -335,17 +333,20 @@ def renege_choices(preset: Preset) -> tuple[OptionChoice, ...]:
     return (stop, play_out) if preset.renege_default == "rollback25" else (play_out, stop)
 
 
-class Options(BaseModel):
-    """A record's ``options`` (records.md §1), strictly: unknown keys and wrong types are refused."""
+@dataclass(frozen=True, slots=True)
+class Options:
+    """A record's ``options`` (records.md §1), read strictly by ``read_options``: every field may be absent (None)."""
 
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
-
-    target: PositiveInt | None = None
+    target: int | None = None
     muggins: bool | None = None
     sniff: bool | None = None
     set: Literal["double-six", "double-nine"] | None = None
     partners: bool | None = None
     renege: RenegeRule | None = None
+
+    def given(self) -> dict[str, object]:
+        """The options the record gave, as a record writes them."""
+        return {name: getattr(self, name) for name in _OPTION_WORDS if getattr(self, name) is not None}
 
 
 # What each option accepts, in the words of a refusal.
@@ -357,6 +358,16 @@ _OPTION_WORDS = {
     "partners": "true or false",
     "renege": "'rollback25' or 'deduct50'",
 }
+_WORDS = {"set": ("double-six", "double-nine"), "renege": ("rollback25", "deduct50")}
+
+
+def _accepts(key: str, value: object) -> bool:
+    """Whether option ``key`` takes ``value``, strictly: no 1 for true, no true for 1, no "100" for 100."""
+    if key == "target":
+        return type(value) is int and value > 0
+    if key in _WORDS:
+        return isinstance(value, str) and value in _WORDS[key]
+    return type(value) is bool
 
 
 def read_options(options: object) -> Options:
@@ -372,13 +383,9 @@ def read_options(options: object) -> Options:
     for key, value in options.items():
         if key not in _OPTION_WORDS:
             raise RecordFormatError(f"unknown option {key!r}; the options are " + ", ".join(_OPTION_WORDS))
-        if value is None:
-            raise RecordFormatError(f"option {key!r} must be {_OPTION_WORDS[key]}, not None")
-    try:
-        return Options.model_validate(options)
-    except ValidationError as err:
-        key = str(err.errors()[0]["loc"][0])
-        raise RecordFormatError(f"option {key!r} must be {_OPTION_WORDS[key]}, not {options[key]!r}") from None
+        if not _accepts(key, value):
+            raise RecordFormatError(f"option {key!r} must be {_OPTION_WORDS[key]}, not {value!r}")
+    return Options(**options)
 
 
 def typed_target(text: str) -> int | None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from scorepad.rules.errors import IllegalEventError, SniffError
 from scorepad.rules.events import Event, Muggins, Renege
-from scorepad.rules.hand import HandEnd, LastPlay
+from scorepad.rules.hand import HandEnd, HandState, LastPlay
 from scorepad.rules.match import MatchState
 from scorepad.rules.misdeal import Misdeal, misdeal_events
 from scorepad.rules.presets import Topic
@@ -141,6 +141,30 @@ def preview_misdeal(match: MatchState, seat: int, kind: Misdeal) -> Preview:
     assert hand is not None and after is not None
     words = misdeal_words(match, hand, after, seat, kind)
     return Preview(tuple(hand.scores_after), tuple(after.scores_after), after.how, words)
+
+
+def preview_renege(match: MatchState, number: int, seat: int) -> Preview:
+    """What proving a renege by ``seat`` in hand ``number`` (from 1) would do, as the hand was recorded.
+
+    The renege is applied after the hand's last event (Smartt §11.1: it counts when proved
+    before the next hand begins); under ``deduct50`` the hand is then settled as it was.
+    ``scores_now`` is the hand's recorded result. A refusal (no renege penalty in the book,
+    a hand already stopped) comes back in ``refusal``, as for any preview.
+    """
+    hand = match.hands[number - 1]
+    now = tuple(hand.scores_after)
+    trial = HandState(
+        match.rules, setter=hand.setter, scores_before=hand.scores_before, number=hand.number, game=hand.game
+    )
+    try:
+        for event in hand.events:
+            trial.apply(event)
+        trial.apply(Renege(seat))
+        if trial.needs_settlement and hand.remaining is not None:
+            trial.settle(hand.remaining)
+    except SniffError as err:
+        return Preview(now, now, hand.how, "", named(match, str(err)))
+    return Preview(now, tuple(trial.scores_after), trial.how, renege_words(match, trial, seat))
 
 
 def preview_settlement(match: MatchState, remaining: object) -> Preview:

@@ -6,9 +6,8 @@ fields. Each preset's own numbers live in ``scorepad.rules.presets``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
-
-from pydantic import BaseModel, ConfigDict
 
 from scorepad.rules.errors import RecordFormatError
 from scorepad.rules.presets import (
@@ -25,10 +24,13 @@ SETS = {"double-six": 6, "double-nine": 9}
 RENEGE_RULES = ("rollback25", "deduct50")
 
 
-class RuleSet(BaseModel):
-    """Every rule that varies between presets, options and player counts."""
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """Every rule that varies between presets, options and player counts (built by ``make_ruleset``).
 
-    model_config = ConfigDict(frozen=True)
+    A plain frozen dataclass: ``make_ruleset`` has already checked every value, so
+    building one costs nothing at start-up or per match.
+    """
 
     name: str
     players: int
@@ -148,7 +150,7 @@ def make_ruleset(name: object, players: int, options: object = None) -> RuleSet:
     return RuleSet(
         name=preset.name,
         players=players,
-        options=opts.model_dump(exclude_none=True),
+        options=opts.given(),
         target=target,
         # Jaques 'Variations: Muggins': with muggins, a score must be called to count.
         calls_required=preset.calls_required or muggins,

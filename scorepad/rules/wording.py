@@ -42,14 +42,27 @@ def count_words(number: int, thing: str) -> str:
     return f"{number} {thing}" if number == 1 else f"{number} {thing}s"
 
 
+# Verbs whose plural is not the singular less its final s.
+_PLURALS = {"has": "have", "goes": "go", "is": "are", "was": "were", "does": "do"}
+
+
+def side_does(match: MatchState, side: int, verb: str) -> str:
+    """``Ann takes`` or ``Ann & Cat take``: a side's name with ``verb`` (given singular) agreeing with it."""
+    return f"{match.side_name(side)} {agreeing(match, side, verb)}"
+
+
+def agreeing(match: MatchState, side: int, verb: str) -> str:
+    """``verb`` (given singular, ``takes``) as it agrees with ``side``: plural for a partnership."""
+    if len(match.rules.seats_of(side)) == 1:
+        return verb
+    head, _, rest = verb.partition(" ")
+    plural = _PLURALS.get(head, head[:-1] if head.endswith("s") else head)
+    return f"{plural} {rest}" if rest else plural
+
+
 def scores_words(match: MatchState, scores: list[int] | tuple[int, ...]) -> str:
     """Each side's score, named: ``Ann 15, Bob 0``."""
     return ", ".join(f"{match.side_name(side)} {score}" for side, score in enumerate(scores))
-
-
-def verb(match: MatchState, side: int, singular: str, plural: str) -> str:
-    """The verb that agrees with a side's name: ``Ann has``, ``Bill & Ted have``."""
-    return plural if len(match.rules.seats_of(side)) > 1 else singular
 
 
 def others_pips(match: MatchState, total: int) -> str:
@@ -98,6 +111,10 @@ def call_consequence(
     if "corrected" in flags:
         return f"Corrected {moment}: {last.recorded} recorded{cited(rules, Topic.CALLS)}.{stood}"
     if not flags:
+        if not rules.calls_required:
+            # American 'Score a placement': nothing is called, so nothing is called right.
+            words = f"The count scores by itself: {last.recorded}{cited(rules, Topic.COUNT)}." if last.recorded else ""
+            return (words or "Nothing to score.") + stood
         words = f"Called right: {last.recorded} scored." if last.recorded else "Nothing to score."
         return words + stood
     if not rules.calls_required:
@@ -132,7 +149,7 @@ def muggins_words(match: MatchState, hand: HandState, seat: int, score: int) -> 
     missed_by = match.players[last.seat] if last is not None else "the last player"
     words = (
         f"Muggins: {match.players[seat]} claims the {score} {missed_by} did not call;"
-        f" {match.side_name(side)} {verb(match, side, 'has', 'have')} {hand.scores[side]}"
+        f" {match.side_name(side)} {agreeing(match, side, 'has')} {hand.scores[side]}"
         f"{cited(rules, Topic.MUGGINS)}."
     )
     if hand.how == HandEnd.WON:
@@ -187,25 +204,27 @@ def sentence(text: str) -> str:
 
 
 def renege_words(match: MatchState, hand: HandState, seat: int) -> str:
-    """What a renege by ``seat`` does (``hand`` is the hand with the renege applied)."""
+    """What a renege by ``seat`` does (``hand`` is the hand with the renege applied), and who pays.
+
+    In a partnership the side pays for its player (Smartt, 'Four players': penalties fall on the partnership).
+    """
     rules = match.rules
     side = rules.side_of(seat)
     who = match.side_name(side)
     cite = cited(rules, Topic.RENEGE) or " (the renege option)"
+    payer = ""
+    if len(rules.seats_of(side)) > 1:
+        payer = f" {who} pay for {match.players[seat]}'s renege."
     if hand.how == HandEnd.RENEGE:
         after = hand.scores_after
-        others = "; ".join(
-            f"{match.side_name(s)} {verb(match, s, 'keeps', 'keep')} {after[s]}"
-            for s in range(rules.sides)
-            if s != side
-        )
+        others = "; ".join(f"{side_does(match, s, 'keeps')} {after[s]}" for s in range(rules.sides) if s != side)
         return (
-            f"The hand stops{cite}. {who} {verb(match, side, 'goes', 'go')} back to {hand.scores_before[side]}"
+            f"The hand stops{cite}.{payer} {side_does(match, side, 'goes back')} to {hand.scores_before[side]}"
             f" (start of hand) less {RENEGE_ROLLBACK} = {after[side]}; {others}, with no go-out or block award."
         )
     return (
-        f"Play goes on; {who} {verb(match, side, 'loses', 'lose')} {RENEGE_DEDUCTION} when the hand ends,"
-        f" and {verb(match, side, 'holds', 'hold')} the target only with it off{cite}."
+        f"Play goes on;{payer} {side_does(match, side, 'loses')} {RENEGE_DEDUCTION} when the hand ends,"
+        f" and {agreeing(match, side, 'holds')} the target only with it off{cite}."
     )
 
 
@@ -230,8 +249,7 @@ def settlement_steps(match: MatchState, settlement: Settlement) -> list[str]:
         return [
             held,
             f"{total} rounds to {settlement.award}{rounding}",
-            f"{match.side_name(side)} {verb(match, side, 'scores', 'score')} {settlement.award}"
-            f"{cited(rules, Topic.OUT)}",
+            f"{side_does(match, side, 'scores')} {settlement.award}{cited(rules, Topic.OUT)}",
         ]
     side_pips = [sum(pips[s] for s in rules.seats_of(side)) for side in range(rules.sides)]
     steps = ["pips in hand: " + ", ".join(f"{match.side_name(s)} {p}" for s, p in enumerate(side_pips))]
@@ -241,10 +259,10 @@ def settlement_steps(match: MatchState, settlement: Settlement) -> list[str]:
     to = settlement.to
     return [
         *steps,
-        f"{match.side_name(to)} {verb(match, to, 'has', 'have')} the lowest total and"
-        f" {verb(match, to, 'takes', 'take')} {others_pips(match, total)}{cited(rules, Topic.BLOCK)}",
+        f"{side_does(match, to, 'has')} the lowest total and"
+        f" {agreeing(match, to, 'takes')} {others_pips(match, total)}{cited(rules, Topic.BLOCK)}",
         f"{total} rounds to {settlement.award}{rounding}",
-        f"{match.side_name(to)} {verb(match, to, 'scores', 'score')} {settlement.award}",
+        f"{side_does(match, to, 'scores')} {settlement.award}",
     ]
 
 

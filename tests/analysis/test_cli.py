@@ -16,8 +16,9 @@ def test_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyse", str(DATA / "renege-proved.json")]) == 0
     out = capsys.readouterr()
     assert out.err == ""
-    assert "renege proved: Bob drew while 2 tiles that fitted (1-5 and 3-5)" in out.out
-    assert "Reneges: 1 proved, 0 possible, 0 cleared" in out.out
+    assert "renege proved: Bob drew 1 at event 2 and played it (left 5, right 5) while holding a tile" in out.out
+    assert "Renege proved: Bob held a tile that played and did not play it" in out.out
+    assert "Players' hands: 1 renege proved, 1 clean, 0 can't tell" in out.out
 
 
 def test_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -66,7 +67,14 @@ def test_control_characters_in_names_never_reach_the_terminal(
 
 
 def test_a_jaques_record_is_analysed_without_smartt(capsys: pytest.CaptureFixture[str]) -> None:
-    # The automatics, clutches and words are Smartt's ideas, shown for any game but cited only under Smartt.
+    # The clutches and words are Smartt's ideas: shown for any game, cited only under Smartt, and in
+    # another book's game each word of Smartt's table is marked as his (issue 20, item 5).
     assert main(["analyse", str(DATA.parent / "jaques-2p-double-nine.json")]) == 0
     out = capsys.readouterr().out
-    assert "Smartt" not in out and "Come-off-ence!" in out
+    assert "Smartt §" not in out
+    assert (
+        "Come-off-ence! Bob plays on the third side of the Sniff (a word of Smartt's table, not of this book)." in out
+    )
+    # §7.3's automatics are Smartt's: a Jaques play that keeps the count a multiple of five is a counter-score.
+    assert "Counter-score missed: 3-8 down would have turned the count of 45 into 50" in out
+    assert "Automatic" not in out and "Pet" not in out

@@ -10,7 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.analysis import AutomaticKind, MatchAnalysis, Safety, Use, Verdict, Word, analyse_match
+from scorepad.analysis import (
+    AutomaticKind,
+    MatchAnalysis,
+    Safety,
+    SeatVerdict,
+    Shown,
+    Use,
+    Verdict,
+    Word,
+    analyse_match,
+)
 from scorepad.rules import load_record, replay
 
 DATA = Path(__file__).parent.parent / "data" / "analysis"
@@ -26,38 +36,42 @@ def words_of(analysis: MatchAnalysis) -> list[tuple[int, Word]]:
 
 class TestRenege:
     def test_proved_by_counting(self) -> None:
-        # Ann sets 5-5 (the Sniff); the open ends are left 5 and right 5. Bob draws 1 (event 2),
-        # then plays 5-1 (event 3) and, with no further draw, 5-3 (event 5). Both fitted a 5 when
-        # he drew. Only one tile came from the boneyard before they were shown, so at least one
-        # of them was in his rack when he went to the boneyard: a renege (Smartt §11.1, §5.1).
+        # Ann sets 5-5 (the Sniff); the open ends are left 5 and right 5. Bob draws 1 (event 2) and
+        # plays it, 5-1 (event 3): a play straight after a draw is the tile drawn. He then plays 5-3
+        # (event 5) with no draw in between. 5-3 fitted a 5 when he drew, and no tile came into his
+        # rack after his visit: it was there when he went to the boneyard, a renege (Smartt §11.1, §5.1).
         (hand,) = analysed("renege-proved").hands
         (evidence,) = hand.reneges
         assert (evidence.event, evidence.seat, evidence.moment) == (2, 1, "draw")
         assert evidence.verdict == Verdict.PROVED
-        assert evidence.fitting == ("1-5", "3-5")
+        assert evidence.fitting == ("3-5",)
         assert evidence.open_ends == (("left", 5), ("right", 5))
-        assert "at least 1 of them was already in the rack" in evidence.reasoning
+        assert "no tile came into Bob's rack between event 3 and event 5" in evidence.reasoning
         assert "Smartt §11.1" in evidence.reasoning
+        ann, bob = hand.verdicts
+        assert (ann.verdict, bob.verdict) == (SeatVerdict.CLEAN, SeatVerdict.PROVED)
+        assert bob.tiles == (Shown("3-5", 5, 2),)
 
     def test_cleared_when_the_rack_is_known(self) -> None:
-        # Ann sets 6-6; Bob draws 2 (event 2) and passes (event 3) with only 6s open. The hand goes
-        # out (Ann's 2-6 at event 14) and Bob's remaining tiles are listed: 0-2, 0-3, 2-2, 3-3.
-        # Every tile Bob held at events 2 and 3 was either played later (5-0, 0-1, 1-2, 1-1, 5-2)
-        # or listed, and none has a 6: he held nothing that fitted, so both are cleared.
+        # Ann sets 6-6; Bob draws 2 (event 2) and passes (event 3) with only 6s open: one visit. The
+        # hand goes out (Ann's 2-6 at event 14) and Bob's remaining tiles are listed: 0-2, 0-3, 2-2, 3-3.
+        # Every tile Bob held at the visit was either played later (5-0, 0-1, 1-2, 1-1, 5-2) or listed,
+        # and none has a 6: he held nothing that fitted, so the visit is cleared and Bob is clean.
         (hand,) = analysed("renege-cleared").hands
-        assert [(e.event, e.moment, e.verdict) for e in hand.reneges] == [
-            (2, "draw", Verdict.CLEARED),
-            (3, "pass", Verdict.CLEARED),
-        ]
+        assert [(e.event, e.moment, e.verdict) for e in hand.reneges] == [(2, "draw", Verdict.CLEARED)]
         assert all(e.fitting == () for e in hand.reneges)
+        assert [v.verdict for v in hand.verdicts] == [SeatVerdict.CLEAN, SeatVerdict.CLEAN]
 
     def test_possible_when_the_rack_is_hidden(self) -> None:
         # The same hand with Bob's remaining given as a pip total (15). His plays still show no 6,
         # but the four tiles he kept are unknown, and three 6s were never seen by anyone (0-6, 1-6,
         # 3-6; Ann showed 2-6, 4-6 and 5-6): he might have held one. The record cannot tell.
         (hand,) = analysed("renege-possible").hands
-        assert [(e.event, e.verdict) for e in hand.reneges] == [(2, Verdict.POSSIBLE), (3, Verdict.POSSIBLE)]
+        assert [(e.event, e.verdict) for e in hand.reneges] == [(2, Verdict.POSSIBLE)]
         assert "0-6, 1-6 (Pet) and 3-6" in hand.reneges[0].reasoning
+        assert "given only as 15 pips" in hand.reneges[0].reasoning
+        bob = hand.verdicts[1]
+        assert (bob.verdict, bob.events) == (SeatVerdict.CANT_TELL, (2,))
 
 
 class TestPlays:

@@ -36,7 +36,7 @@ def test_the_bell_rings_while_a_side_leads_by_100() -> None:
     assert not any(s.word == Word.BELL for s in table_words(silent))
     match = replay(parse_record(record(hands)))
     (bell,) = [s for s in table_words(match) if s.word == Word.BELL]
-    assert bell.words == "Bell is ringing! P0 leads P1 by 120 (Smartt §15)."
+    assert bell.words == "Bell is ringing! P0 is 120 ahead of P1 (Smartt §15)."
 
 
 def test_no_hints_at_the_table() -> None:

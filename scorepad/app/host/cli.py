@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import argparse
-
-from scorepad.lazy import load
+import importlib
 
 # The server's module loads Flet and the store: only when the app or the web page is asked for.
 SERVE = "scorepad.app.host.serve"
@@ -46,7 +45,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 
 def run_web(args: argparse.Namespace) -> int:
     """Serve the app in web mode on ``args.host``:``args.port`` until interrupted."""
-    return load(f"{SERVE}:serve_web")(
+    return importlib.import_module(SERVE).serve_web(
         host=args.host, port=args.port, db_url=getattr(args, "db", None), workers=args.workers
     )
 
@@ -54,10 +53,10 @@ def run_web(args: argparse.Namespace) -> int:
 def run_default(args: argparse.Namespace) -> int:
     """Open a desktop window when possible, otherwise serve on 127.0.0.1 and print the address."""
     db_url = getattr(args, "db", None)
-    if load(f"{SERVE}:desktop_available")():
-        load(f"{SERVE}:serve_desktop")(db_url=db_url)
+    if importlib.import_module(SERVE).desktop_available():
+        importlib.import_module(SERVE).serve_desktop(db_url=db_url)
         return 0
-    return load(f"{SERVE}:serve_web")(host=DEFAULT_WEB_HOST, port=DEFAULT_WEB_PORT, db_url=db_url)
+    return importlib.import_module(SERVE).serve_web(host=DEFAULT_WEB_HOST, port=DEFAULT_WEB_PORT, db_url=db_url)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,86 @@
+"""Benchmark: whole ``scorepad referee --json`` and ``scorepad analyse --json`` processes on a 3,000-hand record.
+
+Each run is a fresh process, start-up included, as a user runs it. Three are
+timed turn about on the same record (made by ``scorepad simulate --record``):
+the referee of this checkout, the referee of a baseline commit (``--baseline``,
+by default the commit before issue 20's work; its tree is extracted with
+``git archive`` into a temporary folder and run on the same interpreter), and
+the analysis of this checkout. Printed: the best wall time of each, the
+baseline's time over this referee's (target: 1.5x or more) and the analysis's
+over the referee's (target: 2x or less).
+
+    uv run python benchmarks/referee_bench.py [--hands 3000] [--repeat 5] [--baseline bb641aa]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN = "import sys; from scorepad.cli import main; sys.exit(main())"
+
+
+def command(*args: str) -> list[str]:
+    """A ``scorepad`` process; ``wall`` runs it from a given package folder."""
+    return [sys.executable, "-c", RUN, *args]
+
+
+def wall(cmd: list[str], source: Path) -> float:
+    """Seconds one process takes, start to exit (its output thrown away); exits on a failure."""
+    started = time.perf_counter()
+    done = subprocess.run(cmd, cwd=source, env={"PYTHONPATH": str(source)}, capture_output=True)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd[3:])} failed: {done.stderr.decode()[:300]}")
+    return seconds
+
+
+def extract(revision: str, folder: Path) -> Path:
+    """The ``scorepad`` package of ``revision``, unpacked under ``folder``."""
+    archive = subprocess.run(["git", "archive", revision, "scorepad"], cwd=ROOT, capture_output=True, check=True)
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(folder, filter="data")
+    return folder
+
+
+def main() -> None:
+    """Make the record, time the three processes turn about, print the figures and the ratios."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=3000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--baseline", default="bb641aa")
+    parser.add_argument("--rules", default="smartt")
+    parser.add_argument("--players", default="2")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        record = Path(tmp) / "record.json"
+        make = ["simulate", "--rules", args.rules, "--players", args.players, "--hands", str(args.hands)]
+        wall(command(*make, "--seed", "7", "--record", str(record)), ROOT)
+        baseline = extract(args.baseline, Path(tmp) / "baseline")
+        runs = {
+            "referee (this checkout)": (command("referee", "--json", str(record)), ROOT),
+            f"referee ({args.baseline})": (command("referee", "--json", str(record)), baseline),
+            "analyse (this checkout)": (command("analyse", "--json", str(record)), ROOT),
+            "start-up only (python -c pass)": ([sys.executable, "-c", "pass"], ROOT),
+        }
+        best = dict.fromkeys(runs, float("inf"))
+        for _ in range(args.repeat):
+            for name, (cmd, source) in runs.items():
+                best[name] = min(best[name], wall(cmd, source))
+    print(f"{args.rules} {args.players}p, {args.hands} hands, best of {args.repeat} whole processes:")
+    for name, seconds in best.items():
+        print(f"  {name:<34}{seconds:>8.3f} s")
+    referee, before = best["referee (this checkout)"], best[f"referee ({args.baseline})"]
+    print(f"referee: {before / referee:.2f}x faster than {args.baseline} (target 1.5x or more)")
+    print(f"analyse: {best['analyse (this checkout)'] / referee:.2f}x the referee (target 2x or less)")
+
+
+if __name__ == "__main__":
+    main()
