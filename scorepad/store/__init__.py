@@ -7,6 +7,7 @@ the rules engine. See docs/store.md.
 from scorepad.store.errors import (
     AwaitsSettlement,
     BrokenLog,
+    CompanionLost,
     ConnectionLost,
     DatabaseGone,
     DatabaseLocked,
@@ -30,6 +31,7 @@ __all__ = [
     "AuditItem",
     "AwaitsSettlement",
     "BrokenLog",
+    "CompanionLost",
     "ConnectionLost",
     "DatabaseGone",
     "DatabaseLocked",

@@ -134,7 +134,7 @@ class Store:
         # Replaced, never changed in place: a commit reads it without the lock.
         self._listeners: tuple[CommitListener, ...] = ()
         database = engine.url.database if engine.dialect.name == "sqlite" else None
-        self._file_guard = FileGuard(database) if database not in (None, "", ":memory:") else None
+        self._file_guard = FileGuard(database, engine) if database not in (None, "", ":memory:") else None
 
     def close(self) -> None:
         """Release the database connections."""
@@ -792,12 +792,17 @@ class Store:
         """``body(session)`` in one transaction, writing or reading; see ``faults.transaction``.
 
         Every database error comes out as a one-sentence ``StoreError``; on an
-        SQLite file, its identity (and for a write, its writability) is
-        checked first, so nothing is written into a file that vanished.
+        SQLite file, its identity and its companions' (and for a write, its
+        writability) are checked first, so nothing is written into a file that
+        vanished, and again after a write's commit, so nothing is acknowledged
+        that went into a companion deleted meanwhile (``FileGuard``).
         """
         guard = self._file_guard
-        check = None if guard is None else (guard.check if saving else lambda: guard.check(writing=False))
-        return transaction(self._writer if saving else self._reader, body, saving=saving, check=check)
+        if guard is None:
+            return transaction(self._writer if saving else self._reader, body, saving=saving)
+        if saving:
+            return transaction(self._writer, body, check=guard.check, settle=guard.settle)
+        return transaction(self._reader, body, saving=False, check=lambda: guard.check(writing=False))
 
 
 def open_store(url: str | None = None, *, settings: StoreSettings | None = None) -> Store:
