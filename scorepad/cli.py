@@ -14,6 +14,7 @@ from scorepad.app import cli as app_cli
 from scorepad.printable import printable
 from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE, run_referee
 from scorepad.rules import IllegalRecordError, RecordFormatError
+from scorepad.rules.numbers import NumberRefused, record_int
 
 # Commands that need only the rules engine: for these the store (SQLAlchemy, slow to
 # import) is not loaded, so a referee call answers in a fraction of a second.
@@ -152,7 +153,9 @@ def _parse_option(text: str) -> tuple[str, object]:
     if not sep:
         raise ValueError(f"an option is written NAME=VALUE, not {text!r}")
     try:
-        value: object = json.loads(raw)
+        value: object = json.loads(raw, parse_int=record_int)
+    except NumberRefused as err:
+        raise ValueError(f"the option {name.strip()}: {err}") from None
     except json.JSONDecodeError:
         value = raw
     return name.strip(), value

@@ -103,6 +103,50 @@ def test_import_stops_reading_dev_zero(tmp_path: Path) -> None:
     assert status == 2 and "larger than" in one_line(err)
 
 
+HUGE = "1" + "0" * 5000  # more digits than Python's int() converts (4,300)
+
+
+def record_with_number(tmp_path: Path, where: str) -> Path:
+    """The contract's record with a 5,001-digit number written raw (JSON allows it) at ``where``."""
+    obj = json.loads(RECORD.read_text())
+    if where == "setter":
+        obj["hands"][0]["setter"] = "@@HUGE@@"
+    elif where == "call":
+        obj["hands"][0]["events"][1]["call"] = "@@HUGE@@"
+    else:
+        obj["options"] = {"target": "@@HUGE@@"}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(obj).replace('"@@HUGE@@"', HUGE))
+    return path
+
+
+@pytest.mark.parametrize("where", ["setter", "call", "target"])
+@pytest.mark.parametrize("command", ["referee", "analyse", "import"])
+def test_a_number_of_thousands_of_digits_is_an_unreadable_record(command: str, where: str, tmp_path: Path) -> None:
+    path = record_with_number(tmp_path, where)
+    extra = ["--db", str(tmp_path / "s.db")] if command == "import" else []
+    status, out, err = scorepad(command, str(path), *extra)
+    assert status == 2 and out == ""
+    assert one_line(err) == f"{path}: not a record: a number of 5001 digits is too long; at most 18 digits are read"
+
+
+def test_an_option_of_thousands_of_digits_is_one_line(tmp_path: Path) -> None:
+    status, _, err = scorepad(
+        "tournament", "create", "Cup", "--rounds", "3", "--option", f"target={HUGE}", "--db", str(tmp_path / "s.db")
+    )
+    assert status == 2
+    assert "a number of 5001 digits is too long" in one_line(err)
+
+
+@pytest.mark.parametrize("number", [HUGE, "99999999999999999999", "٣"])
+def test_an_event_id_of_any_size_is_one_line(number: str, tmp_path: Path) -> None:
+    status, _, err = scorepad("tournament", "standings", number, "--db", str(tmp_path / "s.db"))
+    assert status == 2 and "Traceback" not in err
+    # argparse's usage lines, then its one error line, short whatever was typed.
+    line = err.splitlines()[-1]
+    assert "argument EVENT: the value must be a whole number from 0 to 2147483647" in line and len(line) < 200
+
+
 # -- export, output and ids ------------------------------------------------------------------------
 
 
@@ -115,7 +159,7 @@ def stored(tmp_path: Path) -> tuple[str, str]:
     return db, out.strip()
 
 
-@pytest.mark.parametrize("match_id", ["99999999999999999999", "٣", "abc"])
+@pytest.mark.parametrize("match_id", ["99999999999999999999", "٣", "abc", HUGE])
 def test_export_of_an_id_that_cannot_exist_is_one_line(stored: tuple[str, str], match_id: str) -> None:
     status, out, err = scorepad("export", match_id, "--db", stored[0])
     assert status == 1 and out == ""

@@ -16,6 +16,7 @@ from scorepad.rules.events import Event, event_from_dict
 from scorepad.rules.hand import BLOCKED, IN_PROGRESS, OUT
 from scorepad.rules.match import MatchState
 from scorepad.rules.names import check_name
+from scorepad.rules.numbers import NumberRefused, record_int
 from scorepad.rules.rulesets import RuleSet, make_ruleset
 
 FORMAT = "sniff-record/1"
@@ -43,12 +44,16 @@ def load_record(text: str | bytes) -> Record:
     """Parse the JSON text of a record.
 
     Raises RecordFormatError when it is not JSON or not a readable
-    sniff-record/1, and IllegalRecordError for a malformed hand or event.
+    sniff-record/1 (a number of more than ``MAX_RECORD_DIGITS`` digits
+    included, refused before it is converted), and IllegalRecordError for a
+    malformed hand or event.
     """
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, parse_int=record_int)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise RecordFormatError(f"not JSON: {err}") from None
+    except NumberRefused as err:
+        raise RecordFormatError(f"not a record: {err}") from None
     except RecursionError:
         raise RecordFormatError("not JSON that can be read: it is nested too deeply") from None
     return parse_record(obj)

@@ -33,6 +33,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
+from scorepad.rules.numbers import NumberRefused, read_whole
 from scorepad.store.db import session_scope, writer
 from scorepad.store.models import as_utc, utcnow
 from scorepad.store.tournament_models import (
@@ -195,10 +196,11 @@ class Gate:
         table = None
         with session_scope(self._engine) as session:
             current = _current_round(session, event_id)
-            if current is not None and number_text.isdigit():
+            number = _table_number(number_text)
+            if current is not None and number is not None:
                 table = session.execute(
                     select(TournamentTable).where(
-                        col(TournamentTable.round_id) == current.id, col(TournamentTable.number) == int(number_text)
+                        col(TournamentTable.round_id) == current.id, col(TournamentTable.number) == number
                     )
                 ).scalar_one_or_none()
             locked = current is not None and current.locked_at is not None
@@ -325,6 +327,14 @@ class Gate:
             return
         with session_scope(self._writer) as session:
             session.add(TournamentAttempt(event_id=event_id, key=key, ok=ok, at=self.now()))
+
+
+def _table_number(text: str) -> int | None:
+    """The table number a code starts with, or None when it is not one (its size checked before conversion)."""
+    try:
+        return read_whole(text, lowest=1, what="a table number")
+    except NumberRefused:
+        return None
 
 
 def _current_round(session: Session, event_id: int) -> TournamentRound | None:

@@ -27,6 +27,7 @@ from sqlmodel import Session, col
 
 from scorepad.rules import HandState, RecordFormatError, SniffError, make_ruleset
 from scorepad.rules.hand import HandEnd
+from scorepad.rules.numbers import NumberRefused, read_whole
 from scorepad.rules.previews import preview_settlement
 from scorepad.rules.wording import HOW_WORDS
 from scorepad.store import Store, StoreError
@@ -154,7 +155,13 @@ def read_remaining(text: str) -> list[list[str] | int]:
                 ' such as "12, 0" or "6-6 5-4, 0"'
             )
         # ASCII digits only ('²'.isdigit() is true); anything else is read as tiles, which the engine checks.
-        seats.append(int(typed) if typed.isascii() and typed.isdigit() else typed.split())
+        if typed.isascii() and typed.isdigit():
+            try:
+                seats.append(read_whole(typed, what="a seat's pip total"))
+            except NumberRefused as err:
+                raise TournamentError(str(err)) from None
+        else:
+            seats.append(typed.split())
     return seats
 
 
@@ -1544,8 +1551,12 @@ def _entrants(session: Session, event_id: int) -> list[TournamentEntrant]:
 def _entrant(session: Session, event_id: int, ref: str | int) -> TournamentEntrant:
     """An entrant by registration number or by name (either partner's name will do)."""
     text = str(ref).strip()
+    try:
+        number: int | None = read_whole(text, lowest=1, what="an entrant number")
+    except NumberRefused:
+        number = None
     for e in _entrants(session, event_id):
-        if (text.isdigit() and e.number == int(text)) or text.casefold() in (
+        if e.number == number or text.casefold() in (
             e.name.casefold(),
             *(p.casefold() for p in e.players),
         ):
