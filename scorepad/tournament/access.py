@@ -28,7 +28,7 @@ from enum import StrEnum
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
@@ -174,12 +174,12 @@ class Gate:
         and ``AccessDenied`` for a wrong password or an unknown event.
         """
         key = f"director:{source}"
-        self._throttle(event_id, key)
+        attempt = self._count_attempt(event_id, key)
         with session_scope(self._engine) as session:
             event = session.get(TournamentEvent, event_id)
             stored = event.director_hash if event is not None else None
         ok = stored is not None and verify_secret(stored, password)
-        self._attempt(event_id, key, ok)
+        self._attempt_was_right(attempt, ok)
         if not ok:
             raise AccessDenied("wrong password for this event")
         return self._open_session(event_id, Role.DIRECTOR, None)
@@ -191,7 +191,7 @@ class Gate:
         for a wrong code or a code of a round that is over.
         """
         key = f"table:{source}"
-        self._throttle(event_id, key)
+        attempt = self._count_attempt(event_id, key)
         number_text, _, _ = (code or "").strip().upper().partition("-")
         table = None
         with session_scope(self._engine) as session:
@@ -205,7 +205,7 @@ class Gate:
                 ).scalar_one_or_none()
             locked = current is not None and current.locked_at is not None
         ok = table is not None and table.code_hash is not None and verify_secret(table.code_hash, code.strip().upper())
-        self._attempt(event_id, key, ok)
+        self._attempt_was_right(attempt, ok)
         if not ok or table is None:
             raise AccessDenied("that table code is wrong, or its round is over")
         if locked:
@@ -303,30 +303,45 @@ class Gate:
             )
         return token
 
-    def _throttle(self, event_id: int, key: str) -> None:
-        since = self.now() - ATTEMPT_WINDOW
-        with session_scope(self._engine) as session:
-            rows = session.execute(
+    def _count_attempt(self, event_id: int, key: str) -> int | None:
+        """Count a sign-in attempt as wrong before its secret is checked; returns its row's id (None: no such event).
+
+        The check against the limit and the count are one transaction that
+        holds the event's row (``FOR UPDATE`` on PostgreSQL; SQLite's write
+        lock, taken at ``BEGIN IMMEDIATE``), so a burst of wrong passwords
+        sent at once to several server processes lets at most
+        ``ATTEMPT_LIMIT`` through to be checked. A right secret turns the
+        count back (``_attempt_was_right``). Raises ``TooManyAttempts``.
+        """
+        now = self.now()
+        with session_scope(self._writer) as session:
+            found = session.execute(
+                select(col(TournamentEvent.id)).where(col(TournamentEvent.id) == event_id).with_for_update()
+            ).first()
+            if found is None:
+                return None
+            failures, oldest = session.execute(
                 select(func.count(), func.min(col(TournamentAttempt.at))).where(
                     col(TournamentAttempt.event_id) == event_id,
                     col(TournamentAttempt.key) == key,
                     col(TournamentAttempt.ok).is_(False),
-                    col(TournamentAttempt.at) > since,
+                    col(TournamentAttempt.at) > now - ATTEMPT_WINDOW,
                 )
             ).one()
-        failures, oldest = rows
-        if failures >= ATTEMPT_LIMIT:
-            wait = int(((as_utc(oldest) or self.now()) + ATTEMPT_WINDOW - self.now()).total_seconds()) + 1
-            raise TooManyAttempts(f"too many wrong attempts from here; try again in {max(wait, 1)} s")
+            if failures >= ATTEMPT_LIMIT:
+                wait = int(((as_utc(oldest) or now) + ATTEMPT_WINDOW - now).total_seconds()) + 1
+                raise TooManyAttempts(f"too many wrong attempts from here; try again in {max(wait, 1)} s")
+            attempt = TournamentAttempt(event_id=event_id, key=key, ok=False, at=now)
+            session.add(attempt)
+            session.flush()
+            return attempt.id
 
-    def _attempt(self, event_id: int, key: str, ok: bool) -> None:
-        exists = True
-        with session_scope(self._engine) as session:
-            exists = session.get(TournamentEvent, event_id) is not None
-        if not exists:
+    def _attempt_was_right(self, attempt: int | None, ok: bool) -> None:
+        """Mark the counted attempt right (it no longer counts against the limit); a wrong one stays counted."""
+        if attempt is None or not ok:
             return
         with session_scope(self._writer) as session:
-            session.add(TournamentAttempt(event_id=event_id, key=key, ok=ok, at=self.now()))
+            session.execute(update(TournamentAttempt).where(col(TournamentAttempt.id) == attempt).values(ok=True))
 
 
 def _table_number(text: str) -> int | None:
