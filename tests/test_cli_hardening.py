@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from scorepad.printable import printable
-from scorepad.rules import RecordFormatError
+from scorepad.rules import RecordFormatError, load_record
 from scorepad.rules.names import MAX_NAME_LENGTH, check_name
+from scorepad.rules.records import MAX_RECORD_BYTES
 from scorepad.store import open_store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -216,6 +217,14 @@ def test_a_bad_setting_is_named_with_its_allowed_values(tmp_path: Path) -> None:
     assert "SCOREPAD_SQLITE_SYNCHRONOUS" in line and "'FULL'" in line and "'NORMAL'" in line
 
 
+def test_a_busy_timeout_below_zero_is_named(tmp_path: Path) -> None:
+    status, _, err = scorepad("matches", "--db", str(tmp_path / "s.db"), env={"SCOREPAD_BUSY_TIMEOUT_MS": "-5"})
+    assert status == 2
+    assert one_line(err).endswith(
+        ": SCOREPAD_BUSY_TIMEOUT_MS is '-5'; allowed: a whole number from 0 to 3600000 (milliseconds)"
+    )
+
+
 @pytest.mark.parametrize("url", ["postgresql://::::", "mysql://nobody@nowhere/db"])
 def test_a_database_url_that_cannot_be_read_is_one_line(url: str) -> None:
     status, _, err = scorepad("matches", "--db", url)
@@ -275,3 +284,11 @@ def test_web_does_not_start_on_a_postgres_database_that_does_not_exist() -> None
     status, out, err = scorepad("web", "--port", "9", "--db", wrong)
     assert status == 2 and "serving" not in out
     assert "does not exist" in one_line(err)
+
+
+def test_one_size_limit_for_every_door_a_record_comes_in_by() -> None:
+    """``load_record`` (the app's file picker reads through it) stops where the command line's files stop."""
+    record = b'{"format": "sniff-record/1", "players": ["A", "B"], "hands": []}'
+    with pytest.raises(RecordFormatError, match="larger than 4 MB, which no record is"):
+        load_record(record + b" " * (MAX_RECORD_BYTES - len(record) + 1))
+    assert load_record(record + b" " * (MAX_RECORD_BYTES - len(record))).players == ("A", "B")
