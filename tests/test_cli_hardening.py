@@ -85,6 +85,32 @@ def test_referee_and_import_refuse_a_bad_name_in_one_line(command: str, name: st
     assert "name" in one_line(err)
 
 
+@pytest.mark.parametrize(
+    "players",
+    [["Ann", "ann"], ["Ann", "Ann "], ["Jos\u00e9", "Jose\u0301"], ["\u3164", "Bob"], ["Ann", "\u2800"]],
+)
+def test_import_refuses_names_the_form_refuses(players: list[str], tmp_path: Path) -> None:
+    """Two players alike (case, spaces, Unicode form aside) or a blank-looking name, as the form (issue 17)."""
+    path = record_with(tmp_path, players=players)
+    status, out, err = scorepad("import", str(path), "--db", str(tmp_path / "s.db"))
+    assert status == 2 and out == ""
+    line = one_line(err)
+    assert "two players are called" in line or "is blank" in line
+
+
+def test_tournament_create_with_bytes_that_are_not_text_is_one_line(tmp_path: Path) -> None:
+    """A name the terminal passes as bytes that are not UTF-8 (Python: a lone surrogate) is told, not a crash."""
+    done = subprocess.run(
+        [str(SCOREPAD), "tournament", "create", b"Cup \xff", "--rounds", "3", "--db", str(tmp_path / "s.db")],
+        env={**os.environ, "SCOREPAD_DIRECTOR_PASSWORD": "a long password"},
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 1 and done.stdout == b""
+    line = one_line(done.stderr.decode("utf-8", "replace"))
+    assert line.startswith("an event needs a name of 1 to 80 characters") and "(U+DCFF)" in line
+
+
 def test_printable_escapes_what_a_terminal_would_act_on() -> None:
     assert printable("Ann\x1b[2J\nBob\u202e\ud800") == "Ann\\x1b[2J\\nBob\\u202e\\ud800"
     assert printable("Åsa 👋 [b]\\") == "Åsa 👋 [b]\\"

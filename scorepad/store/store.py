@@ -40,6 +40,7 @@ from scorepad.rules import (
     parse_record,
     replay,
 )
+from scorepad.rules.names import check_names
 from scorepad.rules.wording import HOW_WORDS
 from scorepad.store import repository as repo
 from scorepad.store.db import make_engine, writer
@@ -454,8 +455,10 @@ class Store:
         """Store a whole sniff-record/1 as a new match; returns its id.
 
         The record is replayed through the engine first; only a record the
-        rules accept is stored, all of it in one transaction. Raises the
-        engine's ``RecordFormatError`` (not a readable record) or
+        rules accept is stored, all of it in one transaction. Its players'
+        names must differ as a new match's do (``check_names``: "Ann" and
+        "ann " are one name). Raises the engine's ``RecordFormatError`` (not a
+        readable record, or two players alike) or
         ``IllegalRecordError`` (the rules refuse it); nothing is then written.
         """
         if isinstance(obj_or_text, Record):
@@ -464,6 +467,8 @@ class Store:
             record = load_record(obj_or_text)
         else:
             record = parse_record(obj_or_text)
+        # The referee reads seats, so a record may name two players alike; a stored match may not, as in the form.
+        check_names(record.players)
         state = replay(record)
         log: list[tuple[int, str, dict[str, Any]]] = []
         for number, (hand, played) in enumerate(zip(record.hands, state.hands, strict=True), 1):

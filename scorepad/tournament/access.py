@@ -52,6 +52,7 @@ _HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
 ATTEMPT_LIMIT = 5
 ATTEMPT_WINDOW = timedelta(seconds=60)
 PASSWORD_MIN = 8
+PASSWORD_MAX = 1024
 # A director's or hall screen's sign-in lasts a long tournament day, then must be renewed.
 SESSION_LIFETIME = timedelta(hours=16)
 # Table codes: the table's number, a dash, six letters and digits that cannot be misread.
@@ -128,17 +129,25 @@ def hash_secret(secret: str) -> str:
 
 
 def verify_secret(stored: str, given: str) -> bool:
-    """Whether ``given`` matches the argon2 hash ``stored`` (slow by design)."""
+    """Whether ``given`` matches the argon2 hash ``stored`` (slow by design); text that is not UTF-8 never does."""
     try:
         return _HASHER.verify(stored, given)
-    except (VerificationError, InvalidHashError):
+    except (VerificationError, InvalidHashError, UnicodeEncodeError):
         return False
 
 
 def check_password(password: object) -> str:
-    """A director's password as accepted. Raises ``TournamentError`` for a short or missing one."""
-    if not isinstance(password, str) or len(password) < PASSWORD_MIN:
-        raise TournamentError(f"the director's password needs at least {PASSWORD_MIN} characters")
+    """A director's password as accepted. Raises ``TournamentError`` for a short, long or missing one.
+
+    A password holding a lone surrogate (bytes that are not UTF-8, as a
+    terminal may pass them) cannot be hashed: refused in a sentence too.
+    """
+    if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise TournamentError(f"the director's password needs {PASSWORD_MIN} to {PASSWORD_MAX} characters")
+    try:
+        password.encode("utf-8")
+    except UnicodeEncodeError:
+        raise TournamentError("the director's password holds a character that is not text (not UTF-8)") from None
     return password
 
 

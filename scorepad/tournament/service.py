@@ -27,6 +27,7 @@ from sqlmodel import Session, col
 
 from scorepad.rules import HandState, RecordFormatError, SniffError, make_ruleset
 from scorepad.rules.hand import HandEnd
+from scorepad.rules.names import MAX_NAME_LENGTH, check_text, clean_names, name_key
 from scorepad.rules.numbers import NumberRefused, read_whole
 from scorepad.rules.previews import preview_settlement
 from scorepad.rules.wording import HOW_WORDS
@@ -77,7 +78,10 @@ PAIRINGS = ("auto", ROUND_ROBIN, SWISS)
 ROUND_ROBIN_MAX = 10
 # Smartt §14: the most game points one game can give (a loser below 30), per loser.
 MOST_GAME_POINTS = 14
-NAME_MAX = 40
+NAME_MAX = MAX_NAME_LENGTH
+EVENT_NAME_MAX = 80
+# A reason for the audit is a sentence or two; more is not a reason (120,000 characters were stored).
+REASON_MAX = 300
 # Table results kept in memory (a day's tables: 100 tables over 10 rounds).
 RESULT_CACHE = 1000
 
@@ -296,9 +300,10 @@ class TournamentService:
         The rules and options are checked by the engine (``make_ruleset``) for
         the table size of ``kind``. Raises ``TournamentError`` naming what is wrong.
         """
-        name = (name or "").strip()
-        if not name or len(name) > 80:
-            raise TournamentError("an event needs a name of 1 to 80 characters")
+        try:
+            name = str(check_text(name, what="the event's name", most=EVENT_NAME_MAX))
+        except RecordFormatError as err:
+            raise TournamentError(f"an event needs a name of 1 to {EVENT_NAME_MAX} characters ({err})") from None
         if kind not in KINDS:
             raise TournamentError(f"an event is {', '.join(KINDS[:-1])} or {KINDS[-1]}, not {kind!r}")
         sort = Kind(kind)
@@ -358,20 +363,17 @@ class TournamentService:
         with session_scope(self._writer) as session:
             event = _event(session, event_id)
             wanted = Kind(event.kind).entrant_size
-            names = [str(p).strip() for p in players]
-            if len(names) != wanted or not all(names):
+            if len(players) != wanted:
                 raise TournamentError(
                     "a partnership registers two names" if wanted == 2 else "a player registers one name"
                 )
-            if len(set(n.casefold() for n in names)) != len(names):
-                raise TournamentError("the two partners need different names")
-            for n in names:
-                if len(n) > NAME_MAX:
-                    raise TournamentError(f"a name has at most {NAME_MAX} characters; {n[:20]}... has {len(n)}")
+            names = _names(players, who="partners")
+            club_text = _text(club, what="a club", most=NAME_MAX, required=False)
             entrants = _entrants(session, event_id)
-            taken = {p.casefold() for e in entrants for p in e.players}
+            # One name rule for matches and tournaments (rules/names.py): alike case, spaces and Unicode form aside.
+            taken = {name_key(p) for e in entrants for p in e.players}
             for n in names:
-                if n.casefold() in taken:
+                if name_key(n) in taken:
                     raise TournamentError(f"{n} is already registered in this event")
             paired = _rounds_paired(session, event_id)
             if paired >= event.rounds:
@@ -385,7 +387,7 @@ class TournamentService:
                 number=max((e.number for e in entrants), default=0) + 1,
                 name=" & ".join(names),
                 players=names,
-                club=(club or "").strip() or None,
+                club=club_text,
                 joined_round=paired + 1,
                 created_at=utcnow(),
             )
@@ -541,7 +543,8 @@ class TournamentService:
                 continue
             if not _complete(event, result) or result.provisional:
                 waiting.append(table.number)
-        if waiting and not (reason or "").strip():
+        reason = _text(reason, what="the reason", most=REASON_MAX, required=False)
+        if waiting and not reason:
             raise TournamentError(
                 "tables " + ", ".join(map(str, waiting)) + " have not finished and confirmed their play;"
                 " give a reason to lock the round anyway"
@@ -1695,11 +1698,29 @@ _LOST = "lost"
 
 
 def _reason(reason: str | None, refusal: str) -> str:
-    """A director's reason for the audit, trimmed. Raises ``TournamentError`` (``refusal``) for none."""
-    reason = (reason or "").strip()
-    if not reason:
+    """A director's reason for the audit, trimmed, printable, at most ``REASON_MAX`` characters.
+
+    Raises ``TournamentError``: ``refusal`` for none, else what is wrong with it.
+    """
+    if not (reason or "").strip():
         raise TournamentError(refusal)
-    return reason
+    return str(_text(reason, what="the reason", most=REASON_MAX))
+
+
+def _names(players: Sequence[object], *, who: str) -> list[str]:
+    """Names as registered: the engine's one name rule (``clean_names``). Raises ``TournamentError``."""
+    try:
+        return clean_names(players, who=who)
+    except RecordFormatError as err:
+        raise TournamentError(str(err)) from None
+
+
+def _text(text: object, *, what: str, most: int, required: bool = True) -> str | None:
+    """A tournament's text (its name, a club, a reason) by the engine's ``check_text``. Raises ``TournamentError``."""
+    try:
+        return check_text(text, what=what, most=most, required=required)
+    except RecordFormatError as err:
+        raise TournamentError(str(err)) from None
 
 
 def _as_stored(remaining: Any) -> list[Any]:
