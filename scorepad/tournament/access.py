@@ -143,7 +143,9 @@ def check_password(password: object) -> str:
     terminal may pass them) cannot be hashed: refused in a sentence too.
     """
     if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise TournamentError(f"the director's password needs {PASSWORD_MIN} to {PASSWORD_MAX} characters")
+        raise TournamentError(
+            f"the director's password needs at least {PASSWORD_MIN} characters (and at most {PASSWORD_MAX})"
+        )
     try:
         password.encode("utf-8")
     except UnicodeEncodeError:

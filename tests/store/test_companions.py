@@ -91,6 +91,12 @@ class Child:
         self.process.kill()
         self.process.wait()
 
+    def __enter__(self) -> Child:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.kill()
+
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
@@ -99,11 +105,8 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def child(db_path: Path) -> Iterator[Child]:
-    started = Child(db_path)
-    try:
+    with Child(db_path) as started:
         yield started
-    finally:
-        started.kill()
 
 
 def _stored(db_path: Path) -> set[int]:
