@@ -10,6 +10,7 @@ from scorepad.printable import printable
 from scorepad.rules import IllegalRecordError, RecordFormatError, load_record, replay, report
 from scorepad.rules.match import MatchState
 from scorepad.rules.narrate import hand_lines, scores_line
+from scorepad.rules.records import MAX_RECORD_BYTES, too_large
 
 EXIT_ILLEGAL = 1
 EXIT_UNREADABLE = 2
@@ -44,15 +45,13 @@ def replay_file(path: str) -> MatchState:
         raise RecordFileError(str(err), EXIT_ILLEGAL) from None
 
 
-# A record of a whole evening is a few hundred kilobytes; anything past this is not a record.
-MAX_RECORD_BYTES = 4 * 1024 * 1024
 _CHUNK = 64 * 1024
 
 
-def read_record_file(path: str, *, limit: int = MAX_RECORD_BYTES) -> bytes:
+def read_record_file(path: str) -> bytes:
     """The bytes of the record file at ``path``, read in bounded chunks.
 
-    Raises ``RecordFormatError`` when the file holds more than ``limit`` bytes
+    Raises ``RecordFormatError`` when the file holds more than ``MAX_RECORD_BYTES``
     (``/dev/zero`` is stopped there, not read until memory runs out) and
     ``OSError`` when it cannot be read.
     """
@@ -61,8 +60,8 @@ def read_record_file(path: str, *, limit: int = MAX_RECORD_BYTES) -> bytes:
     with open(path, "rb") as stream:
         while chunk := stream.read(_CHUNK):
             size += len(chunk)
-            if size > limit:
-                raise RecordFormatError(f"larger than {limit // (1024 * 1024)} MB, which no record is")
+            if size > MAX_RECORD_BYTES:
+                raise too_large()
             parts.append(chunk)
     return b"".join(parts)
 

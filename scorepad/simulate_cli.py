@@ -10,6 +10,7 @@ from pathlib import Path
 from scorepad.printable import printable
 from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE
 from scorepad.rules import IllegalRecordError, RecordFormatError
+from scorepad.rules.numbers import NumberRefused, record_int
 from scorepad.simulate import simulate
 
 
@@ -74,7 +75,9 @@ def _parse_option(text: str) -> tuple[str, object]:
     if not sep:
         raise ValueError(f"an option is written NAME=VALUE, not {text!r}")
     try:
-        value: object = json.loads(raw)
+        value: object = json.loads(raw, parse_int=record_int)
+    except NumberRefused as err:
+        raise ValueError(f"the option {name.strip()}: {err}") from None
     except json.JSONDecodeError:
         value = raw
     return name.strip(), value

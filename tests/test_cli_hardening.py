@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from scorepad.printable import printable
-from scorepad.rules import RecordFormatError
+from scorepad.rules import RecordFormatError, load_record
 from scorepad.rules.names import MAX_NAME_LENGTH, check_name
+from scorepad.rules.records import MAX_RECORD_BYTES
 from scorepad.store import open_store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,6 +85,32 @@ def test_referee_and_import_refuse_a_bad_name_in_one_line(command: str, name: st
     assert "name" in one_line(err)
 
 
+@pytest.mark.parametrize(
+    "players",
+    [["Ann", "ann"], ["Ann", "Ann "], ["Jos\u00e9", "Jose\u0301"], ["\u3164", "Bob"], ["Ann", "\u2800"]],
+)
+def test_import_refuses_names_the_form_refuses(players: list[str], tmp_path: Path) -> None:
+    """Two players alike (case, spaces, Unicode form aside) or a blank-looking name, as the form (issue 17)."""
+    path = record_with(tmp_path, players=players)
+    status, out, err = scorepad("import", str(path), "--db", str(tmp_path / "s.db"))
+    assert status == 2 and out == ""
+    line = one_line(err)
+    assert "two players are called" in line or "is blank" in line
+
+
+def test_tournament_create_with_bytes_that_are_not_text_is_one_line(tmp_path: Path) -> None:
+    """A name the terminal passes as bytes that are not UTF-8 (Python: a lone surrogate) is told, not a crash."""
+    done = subprocess.run(
+        [str(SCOREPAD), "tournament", "create", b"Cup \xff", "--rounds", "3", "--db", str(tmp_path / "s.db")],
+        env={**os.environ, "SCOREPAD_DIRECTOR_PASSWORD": "a long password"},
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 1 and done.stdout == b""
+    line = one_line(done.stderr.decode("utf-8", "replace"))
+    assert line.startswith("an event needs a name of 1 to 80 characters") and "(U+DCFF)" in line
+
+
 def test_printable_escapes_what_a_terminal_would_act_on() -> None:
     assert printable("Ann\x1b[2J\nBob\u202e\ud800") == "Ann\\x1b[2J\\nBob\\u202e\\ud800"
     assert printable("Åsa 👋 [b]\\") == "Åsa 👋 [b]\\"
@@ -103,6 +130,50 @@ def test_import_stops_reading_dev_zero(tmp_path: Path) -> None:
     assert status == 2 and "larger than" in one_line(err)
 
 
+HUGE = "1" + "0" * 5000  # more digits than Python's int() converts (4,300)
+
+
+def record_with_number(tmp_path: Path, where: str) -> Path:
+    """The contract's record with a 5,001-digit number written raw (JSON allows it) at ``where``."""
+    obj = json.loads(RECORD.read_text())
+    if where == "setter":
+        obj["hands"][0]["setter"] = "@@HUGE@@"
+    elif where == "call":
+        obj["hands"][0]["events"][1]["call"] = "@@HUGE@@"
+    else:
+        obj["options"] = {"target": "@@HUGE@@"}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(obj).replace('"@@HUGE@@"', HUGE))
+    return path
+
+
+@pytest.mark.parametrize("where", ["setter", "call", "target"])
+@pytest.mark.parametrize("command", ["referee", "analyse", "import"])
+def test_a_number_of_thousands_of_digits_is_an_unreadable_record(command: str, where: str, tmp_path: Path) -> None:
+    path = record_with_number(tmp_path, where)
+    extra = ["--db", str(tmp_path / "s.db")] if command == "import" else []
+    status, out, err = scorepad(command, str(path), *extra)
+    assert status == 2 and out == ""
+    assert one_line(err) == f"{path}: not a record: a number of 5001 digits is too long; at most 18 digits are read"
+
+
+def test_an_option_of_thousands_of_digits_is_one_line(tmp_path: Path) -> None:
+    status, _, err = scorepad(
+        "tournament", "create", "Cup", "--rounds", "3", "--option", f"target={HUGE}", "--db", str(tmp_path / "s.db")
+    )
+    assert status == 2
+    assert "a number of 5001 digits is too long" in one_line(err)
+
+
+@pytest.mark.parametrize("number", [HUGE, "99999999999999999999", "٣"])
+def test_an_event_id_of_any_size_is_one_line(number: str, tmp_path: Path) -> None:
+    status, _, err = scorepad("tournament", "standings", number, "--db", str(tmp_path / "s.db"))
+    assert status == 2 and "Traceback" not in err
+    # argparse's usage lines, then its one error line, short whatever was typed.
+    line = err.splitlines()[-1]
+    assert "argument EVENT: the value must be a whole number from 0 to 2147483647" in line and len(line) < 200
+
+
 # -- export, output and ids ------------------------------------------------------------------------
 
 
@@ -115,7 +186,7 @@ def stored(tmp_path: Path) -> tuple[str, str]:
     return db, out.strip()
 
 
-@pytest.mark.parametrize("match_id", ["99999999999999999999", "٣", "abc"])
+@pytest.mark.parametrize("match_id", ["99999999999999999999", "٣", "abc", HUGE])
 def test_export_of_an_id_that_cannot_exist_is_one_line(stored: tuple[str, str], match_id: str) -> None:
     status, out, err = scorepad("export", match_id, "--db", stored[0])
     assert status == 1 and out == ""
@@ -170,6 +241,14 @@ def test_a_bad_setting_is_named_with_its_allowed_values(tmp_path: Path) -> None:
     assert status == 2
     line = one_line(err)
     assert "SCOREPAD_SQLITE_SYNCHRONOUS" in line and "'FULL'" in line and "'NORMAL'" in line
+
+
+def test_a_busy_timeout_below_zero_is_named(tmp_path: Path) -> None:
+    status, _, err = scorepad("matches", "--db", str(tmp_path / "s.db"), env={"SCOREPAD_BUSY_TIMEOUT_MS": "-5"})
+    assert status == 2
+    assert one_line(err).endswith(
+        ": SCOREPAD_BUSY_TIMEOUT_MS is '-5'; allowed: a whole number from 0 to 3600000 (milliseconds)"
+    )
 
 
 @pytest.mark.parametrize("url", ["postgresql://::::", "mysql://nobody@nowhere/db"])
@@ -231,3 +310,11 @@ def test_web_does_not_start_on_a_postgres_database_that_does_not_exist() -> None
     status, out, err = scorepad("web", "--port", "9", "--db", wrong)
     assert status == 2 and "serving" not in out
     assert "does not exist" in one_line(err)
+
+
+def test_one_size_limit_for_every_door_a_record_comes_in_by() -> None:
+    """``load_record`` (the app's file picker reads through it) stops where the command line's files stop."""
+    record = b'{"format": "sniff-record/1", "players": ["A", "B"], "hands": []}'
+    with pytest.raises(RecordFormatError, match="larger than 4 MB, which no record is"):
+        load_record(record + b" " * (MAX_RECORD_BYTES - len(record) + 1))
+    assert load_record(record + b" " * (MAX_RECORD_BYTES - len(record))).players == ("A", "B")

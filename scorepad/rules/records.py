@@ -16,9 +16,18 @@ from scorepad.rules.events import Event, event_from_dict
 from scorepad.rules.hand import BLOCKED, IN_PROGRESS, OUT
 from scorepad.rules.match import MatchState
 from scorepad.rules.names import check_name
+from scorepad.rules.numbers import NumberRefused, record_int
 from scorepad.rules.rulesets import RuleSet, make_ruleset
 
 FORMAT = "sniff-record/1"
+# A record of a whole evening is a few hundred kilobytes; anything past this is not a record. The one
+# limit for every door a record comes in by: the command line's files and the app's file picker alike.
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+
+
+def too_large() -> RecordFormatError:
+    """The error for a record past ``MAX_RECORD_BYTES``."""
+    return RecordFormatError(f"larger than {MAX_RECORD_BYTES // (1024 * 1024)} MB, which no record is")
 
 
 @dataclass(frozen=True)
@@ -43,12 +52,18 @@ def load_record(text: str | bytes) -> Record:
     """Parse the JSON text of a record.
 
     Raises RecordFormatError when it is not JSON or not a readable
-    sniff-record/1, and IllegalRecordError for a malformed hand or event.
+    sniff-record/1 (more than ``MAX_RECORD_BYTES``, or a number of more than
+    ``MAX_RECORD_DIGITS`` digits, included: both refused before they are
+    read), and IllegalRecordError for a malformed hand or event.
     """
+    if len(text) > MAX_RECORD_BYTES:
+        raise too_large()
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, parse_int=record_int)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise RecordFormatError(f"not JSON: {err}") from None
+    except NumberRefused as err:
+        raise RecordFormatError(f"not a record: {err}") from None
     except RecursionError:
         raise RecordFormatError("not JSON that can be read: it is nested too deeply") from None
     return parse_record(obj)

@@ -1,4 +1,4 @@
-"""``scorepad import``, ``export`` and ``matches``: the store from the command line.
+"""``scorepad import``, ``export``, ``matches``, ``backup`` and ``restore-backup``: the store from the command line.
 
 Errors are one plain line on stderr: exit status 2 when a file cannot be read
 (or is not a readable sniff-record/1) or written, or the database cannot be
@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import socket
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -21,16 +22,19 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from sqlalchemy.engine import URL
 from sqlalchemy.exc import SQLAlchemyError
 
 from scorepad.access import Caller
 from scorepad.printable import printable
 from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE, read_record_file
 from scorepad.rules import IllegalRecordError, RecordFormatError
+from scorepad.store.backup import BackupRefused, back_up, restore, sqlite_file
 from scorepad.store.errors import StoreError
 from scorepad.store.health import DatabaseUnusable, open_checked
 from scorepad.store.ids import parse_match_id
 from scorepad.store.matches import delete_match, match_marks, restore_match, trashed_matches
+from scorepad.store.settings import load_settings, resolve_url
 from scorepad.store.store import Store
 
 DB_HELP = "database URL or SQLite file (default: SCOREPAD_DATABASE_URL, else the app's own file)"
@@ -45,7 +49,7 @@ class _Failure(Exception):
 
 
 def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register ``import``, ``export`` and ``matches`` on the main parser's subcommands."""
+    """Register ``import``, ``export``, ``matches``, ``backup`` and ``restore-backup`` on the main parser."""
     imp = subparsers.add_parser("import", help="store a sniff-record/1 file as a new match")
     imp.add_argument("record", metavar="RECORD.json", help="the record file")
     imp.add_argument("--db", metavar="URL", help=DB_HELP)
@@ -72,6 +76,18 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     restore.add_argument("match_id", metavar="MATCH_ID", help="the match's id (see `matches --deleted`)")
     restore.add_argument("--db", metavar="URL", help=DB_HELP)
     restore.set_defaults(func=run_restore)
+
+    bak = subparsers.add_parser("backup", help="copy the database into FILE, safely while the server runs (SQLite)")
+    bak.add_argument("file", metavar="FILE", help="the new backup file")
+    bak.add_argument("--db", metavar="URL", help=DB_HELP)
+    bak.set_defaults(func=run_backup)
+
+    res = subparsers.add_parser(
+        "restore-backup", help="put a backup back as the database (SQLite; the server must be stopped)"
+    )
+    res.add_argument("file", metavar="FILE", help="the backup file (made by `scorepad backup`)")
+    res.add_argument("--db", metavar="URL", help=DB_HELP)
+    res.set_defaults(func=run_restore_backup)
 
 
 def _device() -> str:
@@ -262,3 +278,44 @@ def run_matches(args: argparse.Namespace) -> int:
         return 0
 
     return _with_store(args, work)
+
+
+def run_backup(args: argparse.Namespace) -> int:
+    """``scorepad backup FILE``: the SQLite database copied into FILE by SQLite's online backup."""
+    try:
+        database = sqlite_file(_url(args), doing="back up")
+        done = back_up(database, Path(args.file))
+    except (BackupRefused, ValueError) as err:
+        return _refused(str(err), EXIT_UNREADABLE)
+    except (OSError, sqlite3.Error) as err:
+        return _refused(f"cannot write {args.file}: {getattr(err, 'strerror', None) or err}", EXIT_UNREADABLE)
+    sys.stdout.write(printable(f"backed up {database} to {done.path} ({_matches(done.matches)})") + "\n")
+    return 0
+
+
+def run_restore_backup(args: argparse.Namespace) -> int:
+    """``scorepad restore-backup FILE``: the backup put back as the database, the old one kept aside."""
+    try:
+        database = sqlite_file(_url(args), doing="restore")
+        done = restore(Path(args.file), database)
+    except (BackupRefused, ValueError) as err:
+        return _refused(str(err), EXIT_UNREADABLE)
+    except (OSError, sqlite3.Error) as err:
+        return _refused(f"cannot restore into {args.db or 'the database'}: {err}", EXIT_UNREADABLE)
+    aside = f"; the database as it was is kept in {done.kept_aside}" if done.kept_aside else ""
+    sys.stdout.write(printable(f"restored {args.file} into {database} ({_matches(done.matches)}){aside}") + "\n")
+    return 0
+
+
+def _url(args: argparse.Namespace) -> URL:
+    """The database the command names (``--db``, else the settings); raises ``ValueError`` naming what is wrong."""
+    return resolve_url(args.db, load_settings())
+
+
+def _matches(count: int) -> str:
+    return f"{count} match" if count == 1 else f"{count} matches"
+
+
+def _refused(message: str, status: int) -> int:
+    sys.stderr.write(printable(message) + "\n")
+    return status

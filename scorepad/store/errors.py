@@ -123,6 +123,29 @@ class DatabaseGone(DatabaseUnavailable):
     reason = "the database file has disappeared"
 
 
+class CompanionLost(DatabaseUnavailable):
+    """A file SQLite keeps beside the database (its ``-wal`` or ``-shm``) vanished, was replaced or cut short.
+
+    Such a file is SQLite's own and in use: the ``-wal`` holds the latest
+    entries until SQLite copies them into the database file, the ``-shm``
+    indexes it. The store copies what the lost file held into the database
+    through a connection that still has it open, then opens fresh files, so
+    the next try works. ``kept`` is False when that copy failed: then the
+    entries saved since the last copy may be gone, and the sentence says so.
+    """
+
+    reason = "a file beside the database disappeared"
+
+    def __init__(self, reason: str | None = None, *, saving: bool = True, kept: bool = True) -> None:
+        super().__init__(reason, saving=saving)
+        self.kept = kept
+        if not kept:
+            self.args = (
+                f"The score-pad stopped: {self.reason}, and the latest entries it held could not be copied"
+                " into the database; check the match before going on.",
+            )
+
+
 class SaveUncertain(DatabaseUnavailable):
     """The connection dropped while the database was committing: the entry may or may not be stored.
 

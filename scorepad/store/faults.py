@@ -15,10 +15,13 @@ import errno
 import logging
 import os
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
+from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlmodel import Session
@@ -29,6 +32,7 @@ except ImportError:  # PostgreSQL support is optional at run time
     _PsycopgError = sqlite3.Error  # type: ignore[assignment,misc]
 
 from scorepad.store.errors import (
+    CompanionLost,
     ConnectionLost,
     DatabaseGone,
     DatabaseLocked,
@@ -173,6 +177,7 @@ def transaction(
     *,
     saving: bool = True,
     check: Callable[[], None] | None = None,
+    settle: Callable[[Any], None] | None = None,
 ) -> T:
     """Run ``body(session)`` in one transaction and commit it; every database error told in one sentence.
 
@@ -182,21 +187,26 @@ def transaction(
     marked every older pooled connection for replacement. A connection
     lost during the COMMIT itself is not retried (it may have landed):
     ``SaveUncertain``. ``check()`` runs before each try (the SQLite file's
-    identity). Raises ``StoreConflict``, a ``DatabaseUnavailable``, or what
-    ``body`` raises.
+    identity); ``settle(dbapi_connection)`` runs after the commit, on the
+    connection that made it, before the result is handed back (the SQLite
+    file's companions: see ``FileGuard.settle``). Raises ``StoreConflict``, a
+    ``DatabaseUnavailable``, or what ``body`` raises.
     """
     for attempt in (1, 2):
         committing = False
         try:
             if check is not None:
                 check()
-            with Session(engine, expire_on_commit=False) as session, session.begin():
-                result = body(session)
-                # Everything is sent before the COMMIT (the store's writes are Core statements,
-                # sent at once; ORM objects are flushed here): an error up to here left nothing behind.
-                if session.new or session.dirty or session.deleted:
-                    session.flush()
-                committing = True
+            with engine.connect() as connection:
+                with Session(connection, expire_on_commit=False) as session, session.begin():
+                    result = body(session)
+                    # Everything is sent before the COMMIT (the store's writes are Core statements,
+                    # sent at once; ORM objects are flushed here): an error up to here left nothing behind.
+                    if session.new or session.dirty or session.deleted:
+                        session.flush()
+                    committing = True
+                if settle is not None:
+                    settle(connection.connection.driver_connection)
             return result
         except StoreError:
             raise
@@ -213,8 +223,22 @@ def transaction(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+# The files SQLite keeps beside a database in WAL mode: the log of the latest commits, and its index
+# (shared memory, which every connection maps into its process).
+COMPANIONS = ("-wal", "-shm")
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """A companion file as the guard last saw it."""
+
+    device: int
+    inode: int
+    size: int
+
+
 class FileGuard:
-    """Notices that an SQLite database file vanished, was replaced, or stopped taking writes.
+    """Notices that an SQLite database file or a file beside it vanished, was replaced, or stopped taking writes.
 
     A connection keeps writing to the file it opened even after that file was
     deleted or renamed over, and those writes are lost at the next start
@@ -223,18 +247,78 @@ class FileGuard:
     opened before each write, and asks the kernel whether the files may be
     written (``os.access`` sees ``chattr +i`` and read-only mounts even for
     root).
+
+    The same holds for the companions SQLite keeps beside the file (issue 17):
+    entries committed into a ``-wal`` that was deleted live only in the
+    connections that still have it open, so the guard watches the ``-wal``
+    and ``-shm`` too, as long as this process has a connection open (SQLite
+    itself removes them when the last one closes). When one is lost, what it
+    held is copied into the database file through a connection that still
+    has it open (a checkpoint), the pool is reopened on fresh files, and the
+    caller is told in one sentence. A ``-shm`` that cannot be written or was
+    cut short is refused before SQLite touches it, reading too: SQLite maps it
+    into memory, and a page of the map that the file no longer backs, or that
+    may not be written, kills the process with SIGBUS.
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, engine: Engine | None = None) -> None:
         self.path = os.path.abspath(path)
         # None until the file exists (SQLite creates it on the first connection).
         self.identity: tuple[int, int] | None = None
         if os.path.exists(self.path):
             info = os.stat(self.path)
             self.identity = (info.st_dev, info.st_ino)
+        self.companions: dict[str, _Seen] = {}
+        self._engine = engine
+        self._lock = threading.RLock()
+        # The pool's connections of this process seen open on the file (by their pool record).
+        self._open: set[Any] = set()
+        if engine is not None:
+            event.listen(engine.pool, "checkout", self._checked_out)
+            event.listen(engine.pool, "close", self._closed)
+            event.listen(engine.pool, "close_detached", self._closed)
+
+    def _checked_out(self, _dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        with self._lock:
+            self._open.add(record)
+
+    def _closed(self, _dbapi_connection: Any, record: Any = None) -> None:
+        with self._lock:
+            self._open.discard(record)
+            if not self._open:
+                # SQLite removes the companions when its last connection closes: they are not lost.
+                self.companions.clear()
 
     def check(self, *, writing: bool = True) -> None:
-        """Raise ``DatabaseGone`` or ``ReadOnlyDatabase`` if the file cannot take this store's writes."""
+        """Raise a ``DatabaseUnavailable`` if the files cannot take this store's reads (or writes, ``writing``).
+
+        ``DatabaseGone`` for a database file removed or replaced,
+        ``ReadOnlyDatabase`` for files that may not be written (a read-only
+        ``-shm`` also stops reads), ``CompanionLost`` for a ``-wal`` or
+        ``-shm`` removed, replaced or cut short while in use, after what it
+        held was copied into the database (``kept`` says whether that worked).
+        """
+        with self._lock:
+            self._check_file(writing=writing)
+            lost = self._lost_companion(writing=writing)
+            if lost is not None:
+                kept = self._keep(lost, None)
+                raise CompanionLost(lost, saving=writing, kept=kept)
+
+    def settle(self, dbapi_connection: Any) -> None:
+        """After a commit on ``dbapi_connection``, before it is acknowledged: make sure the entry is on disk.
+
+        If a companion was lost while the entry was being written, the entry
+        went into a file nobody will find again; it is copied into the
+        database through this very connection (which still has the file open).
+        Raises ``SaveUncertain`` when that copy failed: the entry may be lost.
+        """
+        with self._lock:
+            lost = self._lost_companion(writing=False, shm_usable=False)
+            if lost is not None and not self._keep(lost, dbapi_connection):
+                raise SaveUncertain(f"{lost}, and this entry may not have been kept")
+
+    def _check_file(self, *, writing: bool) -> None:
         try:
             info = os.stat(self.path)
         except FileNotFoundError:
@@ -247,7 +331,76 @@ class FileGuard:
             self.identity = (info.st_dev, info.st_ino)
         elif (info.st_dev, info.st_ino) != self.identity:
             raise DatabaseGone("the database file was replaced by another file", saving=writing)
-        if writing:
-            for name in (self.path, self.path + "-wal", self.path + "-shm"):
-                if not os.access(name, os.W_OK) and (name == self.path or os.path.exists(name)):
-                    raise ReadOnlyDatabase(saving=writing)
+        if writing and not os.access(self.path, os.W_OK):
+            raise ReadOnlyDatabase(saving=writing)
+
+    def _lost_companion(self, *, writing: bool, shm_usable: bool = True) -> str | None:
+        """What happened to a companion file this process has open (a reason), or None if all is well.
+
+        Raises ``ReadOnlyDatabase`` for a companion that may not be written
+        (``shm_usable``: the ``-shm`` for reads too, the ``-wal`` for writes).
+        """
+        for suffix in COMPANIONS:
+            name = self.path + suffix
+            shown = os.path.basename(name)
+            seen = self.companions.get(suffix)
+            try:
+                info = os.stat(name)
+            except FileNotFoundError:
+                if seen is not None:
+                    return f"the file {shown} beside the database disappeared"
+                continue
+            except OSError as err:
+                raise DatabaseUnavailable(_os_reason(err), saving=writing) from err
+            if seen is not None and (info.st_dev, info.st_ino) != (seen.device, seen.inode):
+                return f"the file {shown} beside the database was replaced by another file"
+            if seen is not None and suffix == "-shm" and info.st_size < seen.size:
+                return f"the file {shown} beside the database was cut short"
+            if (shm_usable if suffix == "-shm" else writing) and not os.access(name, os.W_OK):
+                raise ReadOnlyDatabase(f"the file {shown} beside the database is read-only", saving=writing)
+            if self._open:
+                self.companions[suffix] = _Seen(info.st_dev, info.st_ino, max(info.st_size, seen.size if seen else 0))
+        return None
+
+    def _keep(self, lost: str, dbapi_connection: Any) -> bool:
+        """Copy what the lost companion held into the database file; then reopen the pool on fresh files.
+
+        The copy is SQLite's checkpoint, run on a connection that still has
+        the old files open (``dbapi_connection``, else one idle in the pool).
+        A ``-shm`` cut short is first given its length back: the bytes lost
+        read as zeros, which SQLite takes for an index to rebuild from the
+        ``-wal``. Returns whether the copy was complete.
+        """
+        _log.error("%s; copying what it held into the database and reopening it", lost)
+        shm = self.companions.get("-shm")
+        shm_path = self.path + "-shm"
+        try:
+            if shm is not None and os.path.exists(shm_path) and os.stat(shm_path).st_size < shm.size:
+                os.truncate(shm_path, shm.size)
+        except OSError:
+            pass  # cannot be given back (immutable too): reopening is all that is left
+        if not os.access(shm_path, os.W_OK) and os.path.exists(shm_path):
+            # Closing a connection writes into the -shm: with that refused, the process would die.
+            return False
+        kept = False
+        try:
+            if dbapi_connection is not None:
+                kept = _checkpoint(dbapi_connection)
+            elif self._engine is not None:
+                raw = self._engine.raw_connection()
+                try:
+                    kept = _checkpoint(raw.driver_connection)
+                finally:
+                    raw.close()
+        except (SQLAlchemyError, sqlite3.Error) as err:
+            _log.error("the copy into the database failed: %s", err)
+        self.companions.clear()
+        if self._engine is not None:
+            self._engine.dispose()
+        return kept
+
+
+def _checkpoint(dbapi_connection: Any) -> bool:
+    """Copy every committed page of the WAL into the database file and empty the WAL; whether all were copied."""
+    busy, _log_pages, _copied = dbapi_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    return busy == 0

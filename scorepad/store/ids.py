@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+from scorepad.rules.numbers import MAX_ID, NumberRefused, read_whole
 from scorepad.store.errors import UnknownMatch
 
 # Ids are stored as 32-bit integers on PostgreSQL (and fit SQLite's 64): a larger number is no match,
 # and must not reach the database ("Python int too large to convert to SQLite INTEGER").
-MAX_MATCH_ID = 2**31 - 1
+MAX_MATCH_ID = MAX_ID
 
 
 def parse_match_id(text: str) -> int:
     """The match id in ``text``; raises ``UnknownMatch`` for anything that cannot be a stored match's id.
 
-    Only ASCII digits count (``int()`` would also take ``'٣'`` or ``'1_000'``,
-    and ``'²'.isdigit()`` is true yet ``int('²')`` fails), from 1 to ``MAX_MATCH_ID``.
+    Read by ``scorepad.rules.numbers.read_whole``: ASCII digits only, their
+    count checked before conversion, from 1 to ``MAX_MATCH_ID``.
     """
-    digits = text.strip()
-    if not (digits.isascii() and digits.isdigit()):
-        raise UnknownMatch(repr(text))
-    if len(digits) > 10 or not 1 <= int(digits) <= MAX_MATCH_ID:
-        raise UnknownMatch(digits)
-    return int(digits)
+    try:
+        return read_whole(text, lowest=1, highest=MAX_MATCH_ID, what="a match id")
+    except NumberRefused:
+        digits = text.strip()
+        if not (digits.isascii() and digits.isdigit()):
+            raise UnknownMatch(repr(text)) from None
+        raise UnknownMatch(digits if len(digits) <= 20 else f"{digits[:12]}... ({len(digits)} digits)") from None

@@ -23,7 +23,7 @@ from sqlmodel import Session, col
 
 from scorepad.access import Caller, Write
 from scorepad.rules.errors import RecordFormatError
-from scorepad.rules.names import check_name
+from scorepad.rules.names import clean_names
 from scorepad.store import repository as repo
 from scorepad.store.db import session_scope, writer
 from scorepad.store.errors import NotInTrash, StoreError, UnknownMatch
@@ -60,23 +60,17 @@ class MatchLine:
 
 
 def checked_names(names: list[str]) -> list[str]:
-    """The players' names as stored: trimmed, each checked by ``scorepad.rules.names``, no two alike.
+    """The players' names as stored: trimmed, checked by ``scorepad.rules.names.clean_names``, no two alike.
 
-    Names are compared case aside ("ann" and "Ann " are one name). Raises
-    ``MatchEditRefused`` with one sentence: the engine's (blank, more than 40
-    characters, a character that cannot be shown) or the duplicate's.
+    Names are compared case, spaces and Unicode form aside ("ann" and "Ann "
+    are one name). Raises ``MatchEditRefused`` with the engine's sentence
+    (blank, more than 40 characters, a character that cannot be shown, two
+    players alike).
     """
-    cleaned = [" ".join(str(name).split()) for name in names]
-    seen: set[str] = set()
-    for seat, name in enumerate(cleaned):
-        try:
-            check_name(name, seat=seat)
-        except RecordFormatError as err:
-            raise MatchEditRefused(sentence(str(err)) + ".") from None
-        if name.casefold() in seen:
-            raise MatchEditRefused(f"Two players are called {name}: give each player a different name.")
-        seen.add(name.casefold())
-    return cleaned
+    try:
+        return clean_names(names)
+    except RecordFormatError as err:
+        raise MatchEditRefused(sentence(str(err)) + ".") from None
 
 
 def clean_label(label: str | None) -> str | None:

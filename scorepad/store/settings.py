@@ -16,8 +16,14 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
+from scorepad.rules.numbers import NumberRefused, read_whole
+
 APP_NAME = "scorepad"
 DB_FILE_NAME = "scorepad.db"
+# A writer waits at most an hour for another's lock: a larger wait is a typing slip.
+MAX_BUSY_TIMEOUT_MS = 3_600_000
+PAGES_PER_ADDRESS = 20
+MAX_PAGES_PER_ADDRESS = 10_000
 
 
 class StoreSettings(BaseSettings):
@@ -33,6 +39,11 @@ class StoreSettings(BaseSettings):
     # reports a conflict.
     busy_timeout_ms: int = 5000
 
+    @field_validator("busy_timeout_ms", mode="before")
+    @classmethod
+    def _check_busy_timeout(cls, value: object) -> object:
+        return _whole(value, lowest=0, highest=MAX_BUSY_TIMEOUT_MS, unit=" (milliseconds)")
+
     @field_validator("database_url")
     @classmethod
     def _check_url(cls, value: str | None) -> str | None:
@@ -40,6 +51,53 @@ class StoreSettings(BaseSettings):
             return None
         normalize_url(value)
         return value.strip()
+
+
+class ServerSettings(BaseSettings):
+    """The web server's settings from the environment (prefix ``SCOREPAD_``), each checked here.
+
+    The app reads them through ``load_server_settings``, so a value it cannot
+    use stops the server with a sentence naming the setting, instead of being
+    ignored.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="SCOREPAD_", extra="ignore")
+
+    # Pages one client address may have connected at once.
+    pages_per_address: int = PAGES_PER_ADDRESS
+    # "1": every page's live subscriptions are logged to stderr (tests read them).
+    live_log: bool = False
+    # A file the server appends its tap timings to (the tournament load test); None: timing is off.
+    timing: Path | None = None
+
+    @field_validator("pages_per_address", mode="before")
+    @classmethod
+    def _check_pages(cls, value: object) -> object:
+        return _whole(value, lowest=1, highest=MAX_PAGES_PER_ADDRESS)
+
+    @field_validator("live_log", mode="before")
+    @classmethod
+    def _check_live_log(cls, value: object) -> object:
+        if isinstance(value, str) and value.strip() not in ("", "0", "1"):
+            raise ValueError("'1' (on) or '0' (off)")
+        return (isinstance(value, str) and value.strip() == "1") or value is True
+
+    @field_validator("timing", mode="before")
+    @classmethod
+    def _check_timing(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+
+def _whole(value: object, *, lowest: int, highest: int, unit: str = "") -> object:
+    """A setting's whole number, read by ``read_whole`` (its digits counted first); the error says what is allowed."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return read_whole(value, lowest=lowest, highest=highest)
+    except NumberRefused:
+        raise ValueError(f"a whole number from {lowest} to {highest}{unit}") from None
 
 
 class SettingsError(ValueError):
@@ -50,6 +108,14 @@ def load_settings() -> StoreSettings:
     """The settings from the environment; raises ``SettingsError`` naming each bad setting and its allowed values."""
     try:
         return StoreSettings()
+    except ValidationError as err:
+        raise SettingsError(_describe(err)) from None
+
+
+def load_server_settings() -> ServerSettings:
+    """The web server's settings from the environment; raises ``SettingsError`` naming each bad setting."""
+    try:
+        return ServerSettings()
     except ValidationError as err:
         raise SettingsError(_describe(err)) from None
 
@@ -68,7 +134,8 @@ def _describe(err: ValidationError) -> str:
             allowed = "a whole number"
         else:
             allowed = str(problem.get("msg", "")).removeprefix("Value error, ")
-        parts.append(f"{name} is {given!r}; allowed: {allowed}")
+        shown = repr(given) if len(str(given)) <= 40 else f"{str(given)[:20]!r}... ({len(str(given))} characters)"
+        parts.append(f"{name} is {shown}; allowed: {allowed}")
     return "; ".join(parts)
 
 

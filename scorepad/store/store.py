@@ -41,6 +41,7 @@ from scorepad.rules import (
     parse_record,
     replay,
 )
+from scorepad.rules.names import check_names
 from scorepad.rules.wording import HOW_WORDS
 from scorepad.store import repository as repo
 from scorepad.store.db import make_engine, writer
@@ -138,7 +139,7 @@ class Store:
         # Replaced, never changed in place: a commit reads it without the lock.
         self._listeners: tuple[CommitListener, ...] = ()
         database = engine.url.database if engine.dialect.name == "sqlite" else None
-        self._file_guard = FileGuard(database) if database not in (None, "", ":memory:") else None
+        self._file_guard = FileGuard(database, engine) if database not in (None, "", ":memory:") else None
 
     def close(self) -> None:
         """Release the database connections."""
@@ -469,10 +470,12 @@ class Store:
         """Store a whole sniff-record/1 as a new match; returns its id.
 
         The record is replayed through the engine first; only a record the
-        rules accept is stored, all of it in one transaction. Raises the
-        engine's ``RecordFormatError`` (not a readable record) or
-        ``IllegalRecordError`` (the rules refuse it), or ``AccessRefused``
-        (the caller may not import); nothing is then written.
+        rules accept is stored, all of it in one transaction. Its players'
+        names must differ as a new match's do (``check_names``: "Ann" and
+        "ann " are one name). Raises the engine's ``RecordFormatError`` (not a
+        readable record, or two players alike), ``IllegalRecordError`` (the
+        rules refuse it) or ``AccessRefused`` (the caller may not import);
+        nothing is then written.
         """
         authorize_or_refuse(caller, Write.IMPORT, None)
         device = caller.view
@@ -482,6 +485,8 @@ class Store:
             record = load_record(obj_or_text)
         else:
             record = parse_record(obj_or_text)
+        # The referee reads seats, so a record may name two players alike; a stored match may not, as in the form.
+        check_names(record.players)
         state = replay(record)
         log: list[tuple[int, str, dict[str, Any]]] = []
         for number, (hand, played) in enumerate(zip(record.hands, state.hands, strict=True), 1):
@@ -818,12 +823,17 @@ class Store:
         """``body(session)`` in one transaction, writing or reading; see ``faults.transaction``.
 
         Every database error comes out as a one-sentence ``StoreError``; on an
-        SQLite file, its identity (and for a write, its writability) is
-        checked first, so nothing is written into a file that vanished.
+        SQLite file, its identity and its companions' (and for a write, its
+        writability) are checked first, so nothing is written into a file that
+        vanished, and again after a write's commit, so nothing is acknowledged
+        that went into a companion deleted meanwhile (``FileGuard``).
         """
         guard = self._file_guard
-        check = None if guard is None else (guard.check if saving else lambda: guard.check(writing=False))
-        return transaction(self._writer if saving else self._reader, body, saving=saving, check=check)
+        if guard is None:
+            return transaction(self._writer if saving else self._reader, body, saving=saving)
+        if saving:
+            return transaction(self._writer, body, check=guard.check, settle=guard.settle)
+        return transaction(self._reader, body, saving=False, check=lambda: guard.check(writing=False))
 
 
 def open_store(url: str | None = None, *, settings: StoreSettings | None = None) -> Store:

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.engine import Engine as Engine  # re-exported: the tournament names engines through the store
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
@@ -347,6 +347,24 @@ def failed_attempts(*, session: Session, event_id: int, key: str, since: datetim
     return failures, oldest
 
 
-def add_attempt(*, session: Session, event_id: int, key: str, ok: bool, at: datetime) -> None:
-    """One sign-in attempt, right or wrong."""
-    session.add(TournamentAttempt(event_id=event_id, key=key, ok=ok, at=at))
+def hold_event(*, session: Session, event_id: int) -> bool:
+    """Hold the event's row for this transaction (``FOR UPDATE``); False when there is no such event."""
+    found = session.execute(
+        select(col(TournamentEvent.id)).where(col(TournamentEvent.id) == event_id).with_for_update()
+    ).first()
+    return found is not None
+
+
+def add_attempt(*, session: Session, event_id: int, key: str, ok: bool, at: datetime) -> int:
+    """One sign-in attempt, right or wrong; returns its row's id."""
+    attempt = TournamentAttempt(event_id=event_id, key=key, ok=ok, at=at)
+    session.add(attempt)
+    session.flush()
+    if attempt.id is None:
+        raise RuntimeError("the database gave no id for the attempt just written")
+    return attempt.id
+
+
+def attempt_was_right(*, session: Session, attempt_id: int) -> None:
+    """Mark a counted attempt right: it no longer counts against the limit."""
+    session.execute(update(TournamentAttempt).where(col(TournamentAttempt.id) == attempt_id).values(ok=True))

@@ -29,6 +29,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from scorepad.access import Caller, Who
+from scorepad.rules.numbers import NumberRefused, read_whole
 from scorepad.store import tournament_repo as repo
 from scorepad.store.db import session_scope, writer
 from scorepad.store.models import as_utc, utcnow
@@ -42,6 +43,7 @@ _HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
 ATTEMPT_LIMIT = 5
 ATTEMPT_WINDOW = timedelta(seconds=60)
 PASSWORD_MIN = 8
+PASSWORD_MAX = 1024
 # A director's or hall screen's sign-in lasts a long tournament day, then must be renewed.
 SESSION_LIFETIME = timedelta(hours=16)
 # Table codes: the table's number, a dash, six letters and digits that cannot be misread.
@@ -95,17 +97,27 @@ def hash_secret(secret: str) -> str:
 
 
 def verify_secret(stored: str, given: str) -> bool:
-    """Whether ``given`` matches the argon2 hash ``stored`` (slow by design)."""
+    """Whether ``given`` matches the argon2 hash ``stored`` (slow by design); text that is not UTF-8 never does."""
     try:
         return _HASHER.verify(stored, given)
-    except (VerificationError, InvalidHashError):
+    except (VerificationError, InvalidHashError, UnicodeEncodeError):
         return False
 
 
 def check_password(password: object) -> str:
-    """A director's password as accepted. Raises ``TournamentError`` for a short or missing one."""
-    if not isinstance(password, str) or len(password) < PASSWORD_MIN:
-        raise TournamentError(f"the director's password needs at least {PASSWORD_MIN} characters")
+    """A director's password as accepted. Raises ``TournamentError`` for a short, long or missing one.
+
+    A password holding a lone surrogate (bytes that are not UTF-8, as a
+    terminal may pass them) cannot be hashed: refused in a sentence too.
+    """
+    if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise TournamentError(
+            f"the director's password needs at least {PASSWORD_MIN} characters (and at most {PASSWORD_MAX})"
+        )
+    try:
+        password.encode("utf-8")
+    except UnicodeEncodeError:
+        raise TournamentError("the director's password holds a character that is not text (not UTF-8)") from None
     return password
 
 
@@ -141,12 +153,12 @@ class Gate:
         and ``AccessDenied`` for a wrong password or an unknown event.
         """
         key = f"director:{source}"
-        self._throttle(event_id, key)
+        attempt = self._count_attempt(event_id, key)
         with session_scope(self._engine) as session:
             event = repo.event(session=session, event_id=event_id)
             stored = event.director_hash if event is not None else None
         ok = stored is not None and verify_secret(stored, password)
-        self._attempt(event_id, key, ok)
+        self._attempt_was_right(attempt, ok)
         if not ok:
             raise AccessDenied("wrong password for this event")
         return self._open_session(event_id, Role.DIRECTOR, None)
@@ -158,16 +170,17 @@ class Gate:
         for a wrong code or a code of a round that is over.
         """
         key = f"table:{source}"
-        self._throttle(event_id, key)
+        attempt = self._count_attempt(event_id, key)
         number_text, _, _ = (code or "").strip().upper().partition("-")
         table = None
         with session_scope(self._engine) as session:
             current = repo.latest_round(session=session, event_id=event_id)
-            if current is not None and current.id is not None and number_text.isdigit():
-                table = repo.table_numbered(session=session, round_id=current.id, number=int(number_text))
+            number = _table_number(number_text)
+            if current is not None and current.id is not None and number is not None:
+                table = repo.table_numbered(session=session, round_id=current.id, number=number)
             locked = current is not None and current.locked_at is not None
         ok = table is not None and table.code_hash is not None and verify_secret(table.code_hash, code.strip().upper())
-        self._attempt(event_id, key, ok)
+        self._attempt_was_right(attempt, ok)
         if not ok or table is None:
             raise AccessDenied("that table code is wrong, or its round is over")
         if locked:
@@ -248,19 +261,39 @@ class Gate:
             )
         return token
 
-    def _throttle(self, event_id: int, key: str) -> None:
-        since = self.now() - ATTEMPT_WINDOW
-        with session_scope(self._engine) as session:
-            failures, oldest = repo.failed_attempts(session=session, event_id=event_id, key=key, since=since)
-        if failures >= ATTEMPT_LIMIT:
-            wait = int(((as_utc(oldest) or self.now()) + ATTEMPT_WINDOW - self.now()).total_seconds()) + 1
-            raise TooManyAttempts(f"too many wrong attempts from here; try again in {max(wait, 1)} s")
+    def _count_attempt(self, event_id: int, key: str) -> int | None:
+        """Count a sign-in attempt as wrong before its secret is checked; returns its row's id (None: no such event).
 
-    def _attempt(self, event_id: int, key: str, ok: bool) -> None:
-        exists = True
-        with session_scope(self._engine) as session:
-            exists = repo.event(session=session, event_id=event_id) is not None
-        if not exists:
+        The check against the limit and the count are one transaction that
+        holds the event's row (``FOR UPDATE`` on PostgreSQL; SQLite's write
+        lock, taken at ``BEGIN IMMEDIATE``), so a burst of wrong passwords
+        sent at once to several server processes lets at most
+        ``ATTEMPT_LIMIT`` through to be checked. A right secret turns the
+        count back (``_attempt_was_right``). Raises ``TooManyAttempts``.
+        """
+        now = self.now()
+        with session_scope(self._writer) as session:
+            if not repo.hold_event(session=session, event_id=event_id):
+                return None
+            failures, oldest = repo.failed_attempts(
+                session=session, event_id=event_id, key=key, since=now - ATTEMPT_WINDOW
+            )
+            if failures >= ATTEMPT_LIMIT:
+                wait = int(((as_utc(oldest) or now) + ATTEMPT_WINDOW - now).total_seconds()) + 1
+                raise TooManyAttempts(f"too many wrong attempts from here; try again in {max(wait, 1)} s")
+            return repo.add_attempt(session=session, event_id=event_id, key=key, ok=False, at=now)
+
+    def _attempt_was_right(self, attempt: int | None, ok: bool) -> None:
+        """Mark the counted attempt right (it no longer counts against the limit); a wrong one stays counted."""
+        if attempt is None or not ok:
             return
         with session_scope(self._writer) as session:
-            repo.add_attempt(session=session, event_id=event_id, key=key, ok=ok, at=self.now())
+            repo.attempt_was_right(session=session, attempt_id=attempt)
+
+
+def _table_number(text: str) -> int | None:
+    """The table number a code starts with, or None when it is not one (its size checked before conversion)."""
+    try:
+        return read_whole(text, lowest=1, what="a table number")
+    except NumberRefused:
+        return None

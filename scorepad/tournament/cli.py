@@ -23,6 +23,7 @@ from typing import Any
 from scorepad.printable import printable
 from scorepad.referee import EXIT_ILLEGAL, EXIT_UNREADABLE
 from scorepad.rules import SniffError
+from scorepad.rules.numbers import NumberRefused, read_whole, record_int
 from scorepad.store.errors import StoreError
 from scorepad.store.faults import DATABASE_ERRORS
 from scorepad.store.store import open_store
@@ -44,6 +45,14 @@ class _Failure(Exception):
         self.status = status
 
 
+def _whole(text: str) -> int:
+    """A whole number given on the command line (an event, a table, a round ...), its size checked first."""
+    try:
+        return read_whole(text, what="the value")
+    except NumberRefused as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``tournament`` and its sub-commands on the main parser."""
     top = subparsers.add_parser("tournament", help="run a tournament: create, register, pair, standings, export")
@@ -57,7 +66,7 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
 
     def with_event(name: str, helptext: str, func: Callable[[Any, argparse.Namespace], int]) -> argparse.ArgumentParser:
         parser = command(name, helptext, func)
-        parser.add_argument("event", type=int, metavar="EVENT", help="the event's id (printed by create)")
+        parser.add_argument("event", type=_whole, metavar="EVENT", help="the event's id (printed by create)")
         return parser
 
     create = command("create", "create an event (prints its id); the password becomes the director's", _create)
@@ -69,13 +78,13 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     create.add_argument(
         "--kind", default="singles", choices=[str(k) for k in KINDS], help="; ".join(k.description for k in KINDS)
     )
-    create.add_argument("--rounds", type=int, required=True)
+    create.add_argument("--rounds", type=_whole, required=True)
     per = create.add_mutually_exclusive_group()
-    per.add_argument("--games", type=int, help="games per round (default 1)")
-    per.add_argument("--hands", type=int, help="hands per round instead of games")
+    per.add_argument("--games", type=_whole, help="games per round (default 1)")
+    per.add_argument("--hands", type=_whole, help="hands per round instead of games")
     create.add_argument("--pairing", default="auto", choices=PAIRINGS)
     create.add_argument("--seed", help="the pairing seed (default: drawn now, kept with the event)")
-    create.add_argument("--bye-points", type=int, help="game points a bye scores")
+    create.add_argument("--bye-points", type=_whole, help="game points a bye scores")
 
     register = with_event("register", "register a player (two names for a partnership)", _register)
     register.add_argument("names", nargs="+", metavar="NAME")
@@ -98,7 +107,7 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     repair.add_argument("--reason", required=True)
 
     forfeit = with_event("forfeit", "give a forfeit at a table of the round in play (audited)", _forfeit)
-    forfeit.add_argument("table", type=int, metavar="TABLE")
+    forfeit.add_argument("table", type=_whole, metavar="TABLE")
     forfeit.add_argument(
         "--loser", nargs="+", required=True, metavar="NAME", help="who forfeits: names or entrant numbers"
     )
@@ -107,20 +116,20 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     unforfeit = with_event(
         "unforfeit", "take back a forfeit given by mistake in the round in play (audited)", _unforfeit
     )
-    unforfeit.add_argument("table", type=int, metavar="TABLE")
+    unforfeit.add_argument("table", type=_whole, metavar="TABLE")
     unforfeit.add_argument("--reason", required=True, help="why the forfeit was a mistake")
 
     resettle = with_event(
         "resettle", "settle a table's last settled hand again with the right figures (audited)", _resettle
     )
-    resettle.add_argument("table", type=int, metavar="TABLE")
+    resettle.add_argument("table", type=_whole, metavar="TABLE")
     resettle.add_argument(
         "--remaining",
         required=True,
         metavar="SEATS",
         help='each seat\'s pip total or tiles, in seat order, separated by commas: "12,0" or "6-6 5-4,0"',
     )
-    resettle.add_argument("--hand", type=int, help="the hand meant (default: the table's last hand)")
+    resettle.add_argument("--hand", type=_whole, help="the hand meant (default: the table's last hand)")
     resettle.add_argument("--reason", required=True, help="why (the pips were miscounted...)")
 
     lock = with_event("lock", "lock the current round (its table codes stop working)", _lock)
@@ -129,25 +138,25 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     reopen = with_event(
         "reopen", "reopen the latest round after its lock, before the next is paired (audited)", _reopen
     )
-    reopen.add_argument("--round", type=int, help="the round meant (default: the latest)")
+    reopen.add_argument("--round", type=_whole, help="the round meant (default: the latest)")
     reopen.add_argument("--reason", required=True, help="why (a result to correct, a forfeit to take back...)")
 
     pairings = with_event("pairings", "show a round's tables and confirmed results", _pairings)
-    pairings.add_argument("--round", type=int)
+    pairings.add_argument("--round", type=_whole)
     pairings.add_argument("--json", action="store_true")
 
     verify = with_event("verify-pairings", "re-run a round's pairing from its stored inputs and compare", _verify)
-    verify.add_argument("--round", type=int, help="default: every round paired")
+    verify.add_argument("--round", type=_whole, help="default: every round paired")
 
     standings = with_event("standings", "the standings from confirmed results, with the working", _standings)
-    standings.add_argument("--round", type=int, help="through this round")
+    standings.add_argument("--round", type=_whole, help="through this round")
     standings.add_argument("--json", action="store_true")
     standings.add_argument("--working", action="store_true", help="print each line's working")
 
     confirm = with_event("confirm", "confirm a table's finished hands as the director", _confirm)
-    confirm.add_argument("table", type=int, metavar="TABLE")
-    confirm.add_argument("--round", type=int, help="default: the current round")
-    confirm.add_argument("--hand", type=int, help="default: every finished hand not yet confirmed")
+    confirm.add_argument("table", type=_whole, metavar="TABLE")
+    confirm.add_argument("--round", type=_whole, help="default: the current round")
+    confirm.add_argument("--hand", type=_whole, help="default: every finished hand not yet confirmed")
 
     export = with_event("export", "write standings and results (CSV, XLSX), a PDF, and every match's record", _export)
     export.add_argument("--to", required=True, metavar="DIR", help="the folder to write into")
@@ -206,7 +215,9 @@ def _create(service: Any, args: argparse.Namespace) -> int:
         if not sep:
             raise _Failure(f"an option is written NAME=VALUE, not {text!r}", EXIT_UNREADABLE)
         try:
-            options[name.strip()] = json.loads(raw)
+            options[name.strip()] = json.loads(raw, parse_int=record_int)
+        except NumberRefused as err:
+            raise _Failure(f"the option {name.strip()}: {err}", EXIT_UNREADABLE) from None
         except json.JSONDecodeError:
             options[name.strip()] = raw
     event = service.create_event(

@@ -14,6 +14,7 @@ from typing import Any
 
 from scorepad.rules import HandState, SniffError
 from scorepad.rules.hand import HandEnd
+from scorepad.rules.numbers import NumberRefused, read_whole
 from scorepad.rules.previews import preview_settlement
 from scorepad.store import MatchSnapshot, Store, StoreError
 from scorepad.store import tournament_repo as repo
@@ -67,7 +68,13 @@ def read_remaining(text: str) -> list[list[str] | int]:
         if not typed:
             raise TournamentError(wording.REMAINING_FORM)
         # ASCII digits only ('²'.isdigit() is true); anything else is read as tiles, which the engine checks.
-        seats.append(int(typed) if typed.isascii() and typed.isdigit() else typed.split())
+        if typed.isascii() and typed.isdigit():
+            try:
+                seats.append(read_whole(typed, what="a seat's pip total"))
+            except NumberRefused as err:
+                raise TournamentError(str(err)) from None
+        else:
+            seats.append(typed.split())
     return seats
 
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorepad.rules import RecordFormatError, make_ruleset
+from scorepad.rules.names import MAX_NAME_LENGTH, check_text, name_key
 from scorepad.store import tournament_repo as repo
 from scorepad.store.db import session_scope
 from scorepad.store.models import utcnow
@@ -21,7 +22,8 @@ from scorepad.tournament.pairing import CHOSEN, ROUND_ROBIN, kind_format, schedu
 UNITS = ("games", "hands")
 # What a director may ask for: auto (chosen from the field at round 1) or a format of tables of two sides.
 PAIRINGS = ("auto", *CHOSEN)
-NAME_MAX = 40
+NAME_MAX = MAX_NAME_LENGTH
+EVENT_NAME_MAX = 80
 
 
 class Events(rows.Desk):
@@ -47,9 +49,10 @@ class Events(rows.Desk):
         The rules and options are checked by the engine (``make_ruleset``) for
         the table size of ``kind``. Raises ``TournamentError`` naming what is wrong.
         """
-        name = (name or "").strip()
-        if not name or len(name) > 80:
-            raise TournamentError(wording.EVENT_NAME)
+        try:
+            name = str(check_text(name, what="the event's name", most=EVENT_NAME_MAX))
+        except RecordFormatError as err:
+            raise TournamentError(f"{wording.EVENT_NAME} ({err})") from None
         if kind not in KINDS:
             raise TournamentError(wording.not_a_kind(KINDS, kind))
         sort = Kind(kind)
@@ -112,18 +115,15 @@ class Events(rows.Desk):
         with session_scope(self._writer) as session:
             event = rows.event(session, event_id)
             wanted = Kind(event.kind).entrant_size
-            names = [str(p).strip() for p in players]
-            if len(names) != wanted or not all(names):
+            if len(players) != wanted:
                 raise TournamentError(wording.names_to_register(wanted == 2))
-            if len(set(n.casefold() for n in names)) != len(names):
-                raise TournamentError(wording.PARTNERS_DIFFER)
-            for n in names:
-                if len(n) > NAME_MAX:
-                    raise TournamentError(wording.name_too_long(n, NAME_MAX))
+            names = rows.player_names(players, who="partners")
+            club_text = rows.text(club, what="a club", most=NAME_MAX, required=False)
             entrants = repo.entrants(session=session, event_id=event_id)
-            taken = {p.casefold() for e in entrants for p in e.players}
+            # One name rule for matches and tournaments (rules/names.py): alike case, spaces and Unicode form aside.
+            taken = {name_key(p) for e in entrants for p in e.players}
             for n in names:
-                if n.casefold() in taken:
+                if name_key(n) in taken:
                     raise TournamentError(wording.already_registered(n))
             paired = rows.rounds_paired(session, event_id)
             if paired >= event.rounds:
@@ -135,7 +135,7 @@ class Events(rows.Desk):
                 number=max((e.number for e in entrants), default=0) + 1,
                 name=" & ".join(names),
                 players=names,
-                club=(club or "").strip() or None,
+                club=club_text,
                 joined_round=paired + 1,
                 created_at=utcnow(),
             )

@@ -13,13 +13,22 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from scorepad.printable import printable
 from scorepad.store import AwaitsSettlement
 from scorepad.tournament.service import TournamentService
 from scorepad.tournament.standings import Standing, tiebreak_order
+
+# A spreadsheet reads a cell that starts with one of these as a formula: =HYPERLINK(...) sends the sheet's
+# data away, @SUM(...)*cmd|"/c calc"!A1 starts a program (OWASP, "CSV injection"); tab and CR hide the start.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# Cells that start so and are safe as they are: a number ("-5" is minus five, no formula), and the
+# standings' shared place ("=3", a constant: it calls nothing).
+_SAFE_AS_IS = re.compile(r"[+-]?\d+|=\d+")
 
 STANDINGS_HEADER = (
     "place",
@@ -129,6 +138,22 @@ def results_rows(service: TournamentService, token: str | None, event_id: int) -
     return rows
 
 
+def safe_cell(value: Any) -> Any:
+    """``value`` as a spreadsheet may open it: text that would start a formula is given a leading apostrophe.
+
+    Numbers stay numbers (a negative spread is written as the number it is);
+    every character a terminal or a workbook cannot hold (a control
+    character, a lone surrogate) is written as a visible escape
+    (``scorepad.printable``), so an XLSX is always written.
+    """
+    if not isinstance(value, str):
+        return value
+    text = printable(value)
+    if text.startswith(FORMULA_START) and not _SAFE_AS_IS.fullmatch(text):
+        return "'" + text
+    return text
+
+
 def _atomic(path: Path, write: Any) -> None:
     """Write through a file beside ``path`` and rename it into place (never half a file)."""
     partial = path.with_name(path.name + ".partial")
@@ -146,14 +171,14 @@ def write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[Any]]) 
     def write(target: Path) -> None:
         with target.open("w", newline="", encoding="utf-8") as out:
             writer = csv.writer(out)
-            writer.writerow(header)
-            writer.writerows(rows)
+            writer.writerow([safe_cell(value) for value in header])
+            writer.writerows([safe_cell(value) for value in row] for row in rows)
 
     _atomic(path, write)
 
 
 def write_xlsx(path: Path, sheets: Sequence[tuple[str, Sequence[str], Sequence[Sequence[Any]]]]) -> None:
-    """One XLSX workbook (openpyxl), a sheet per (title, header, rows)."""
+    """One XLSX workbook (openpyxl), a sheet per (title, header, rows); every text a string cell, never a formula."""
     from openpyxl import Workbook
     from openpyxl.styles import Font
 
@@ -161,11 +186,15 @@ def write_xlsx(path: Path, sheets: Sequence[tuple[str, Sequence[str], Sequence[S
     book.remove(book.active)  # type: ignore[arg-type]
     for title, header, rows in sheets:
         sheet = book.create_sheet(title)
-        sheet.append(list(header))
+        sheet.append([safe_cell(value) for value in header])
         for cell in sheet[1]:
             cell.font = Font(bold=True)
         for row in rows:
-            sheet.append(list(row))
+            sheet.append([safe_cell(value) for value in row])
+        for line in sheet.iter_rows():
+            for cell in line:
+                if isinstance(cell.value, str):
+                    cell.data_type = "s"  # openpyxl takes text starting "=" for a formula
         sheet.freeze_panes = "A2"
     _atomic(path, lambda target: book.save(str(target)))
 

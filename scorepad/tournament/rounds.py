@@ -212,7 +212,8 @@ class Rounds(rows.Desk):
                 continue
             if not rows.complete(event, result) or result.provisional:
                 waiting.append(table.number)
-        if waiting and not (reason or "").strip():
+        reason = rows.text(reason, what="the reason", most=rows.REASON_MAX, required=False)
+        if waiting and not reason:
             raise TournamentError(wording.tables_unfinished(waiting))
         with session_scope(self._writer) as session:
             held = rows.round_held(session, rows.pk(current))

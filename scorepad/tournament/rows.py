@@ -9,9 +9,12 @@ round's play complete).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from scorepad.rules.errors import RecordFormatError
+from scorepad.rules.names import check_text, clean_names
+from scorepad.rules.numbers import NumberRefused, read_whole
 from scorepad.store import Store
 from scorepad.store import tournament_repo as repo
 from scorepad.store.db import writer
@@ -65,8 +68,12 @@ def entrant(session: Session, event_id: int, ref: str | int) -> TournamentEntran
     Raises ``TournamentError`` for nobody so called or numbered.
     """
     text = str(ref).strip()
+    try:
+        number: int | None = read_whole(text, lowest=1, what="an entrant number")
+    except NumberRefused:
+        number = None
     for e in repo.entrants(session=session, event_id=event_id):
-        if (text.isdigit() and e.number == int(text)) or text.casefold() in (
+        if e.number == number or text.casefold() in (
             e.name.casefold(),
             *(p.casefold() for p in e.players),
         ):
@@ -176,12 +183,34 @@ def audit(session: Session, event_id: int, actor: str, action: str, detail: dict
     repo.add_audit(session=session, event_id=event_id, actor=actor, action=action, detail=detail, at=utcnow())
 
 
+# A reason for the audit is a sentence or two; more is not a reason (120,000 characters were stored).
+REASON_MAX = 300
+
+
 def reason(given: str | None, refusal: str) -> str:
-    """A director's reason for the audit, trimmed. Raises ``TournamentError`` (``refusal``) for none."""
-    given = (given or "").strip()
-    if not given:
+    """A director's reason for the audit, trimmed, printable, at most ``REASON_MAX`` characters.
+
+    Raises ``TournamentError``: ``refusal`` for none, else what is wrong with it.
+    """
+    if not (given or "").strip():
         raise TournamentError(refusal)
-    return given
+    return str(text(given, what="the reason", most=REASON_MAX))
+
+
+def player_names(players: Sequence[object], *, who: str) -> list[str]:
+    """Names as registered: the engine's one name rule (``clean_names``). Raises ``TournamentError``."""
+    try:
+        return clean_names(players, who=who)
+    except RecordFormatError as err:
+        raise TournamentError(str(err)) from None
+
+
+def text(given: object, *, what: str, most: int, required: bool = True) -> str | None:
+    """A tournament's text (its name, a club, a reason) by the engine's ``check_text``. Raises ``TournamentError``."""
+    try:
+        return check_text(given, what=what, most=most, required=required)
+    except RecordFormatError as err:
+        raise TournamentError(str(err)) from None
 
 
 def complete(event: TournamentEvent, result: TableResult) -> bool:

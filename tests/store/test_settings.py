@@ -8,7 +8,15 @@ import pytest
 from sqlalchemy import text
 
 from scorepad.store import open_store
-from scorepad.store.settings import StoreSettings, normalize_url, resolve_url
+from scorepad.store.settings import (
+    PAGES_PER_ADDRESS,
+    SettingsError,
+    StoreSettings,
+    load_server_settings,
+    load_settings,
+    normalize_url,
+    resolve_url,
+)
 
 
 class TestUrlSelection:
@@ -54,3 +62,48 @@ def test_sqlite_runs_in_wal_with_foreign_keys_and_full_sync(sqlite_url: str) -> 
         assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
         assert conn.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
+
+
+class TestEverySettingIsChecked:
+    """A ``SCOREPAD_*`` value that cannot be used stops with its name and what it allows (issue 17, item 9)."""
+
+    @pytest.mark.parametrize("value", ["-5", "abc", "1.5", "1" + "0" * 5000, "3600001"])
+    def test_a_busy_timeout_that_is_no_wait(self, monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+        monkeypatch.setenv("SCOREPAD_BUSY_TIMEOUT_MS", value)
+        with pytest.raises(SettingsError) as refused:
+            load_settings()
+        message = str(refused.value)
+        assert message.startswith("SCOREPAD_BUSY_TIMEOUT_MS is ")
+        assert message.endswith("allowed: a whole number from 0 to 3600000 (milliseconds)")
+        assert len(message) < 200
+
+    def test_a_busy_timeout_is_read(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setenv("SCOREPAD_BUSY_TIMEOUT_MS", " 250 ")
+        assert load_settings().busy_timeout_ms == 250
+
+    @pytest.mark.parametrize(
+        ("name", "value", "allowed"),
+        [
+            ("SCOREPAD_PAGES_PER_ADDRESS", "abc", "a whole number from 1 to 10000"),
+            ("SCOREPAD_PAGES_PER_ADDRESS", "0", "a whole number from 1 to 10000"),
+            ("SCOREPAD_LIVE_LOG", "yes", "'1' (on) or '0' (off)"),
+        ],
+    )
+    def test_a_server_setting_that_cannot_be_used(
+        self, monkeypatch: pytest.MonkeyPatch, name: str, value: str, allowed: str
+    ) -> None:
+        monkeypatch.setenv(name, value)
+        with pytest.raises(SettingsError) as refused:
+            load_server_settings()
+        assert str(refused.value) == f"{name} is {value!r}; allowed: {allowed}"
+
+    def test_server_settings_are_read(self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+        monkeypatch.setenv("SCOREPAD_PAGES_PER_ADDRESS", "7")
+        monkeypatch.setenv("SCOREPAD_LIVE_LOG", "1")
+        monkeypatch.setenv("SCOREPAD_TIMING", str(tmp_path / "t.log"))
+        read = load_server_settings()
+        assert (read.pages_per_address, read.live_log, read.timing) == (7, True, tmp_path / "t.log")
+        for name in ("SCOREPAD_PAGES_PER_ADDRESS", "SCOREPAD_LIVE_LOG", "SCOREPAD_TIMING"):
+            monkeypatch.delenv(name)
+        read = load_server_settings()
+        assert (read.pages_per_address, read.live_log, read.timing) == (PAGES_PER_ADDRESS, False, None)
