@@ -18,6 +18,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from openpyxl import Workbook
+from openpyxl.styles import Font
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
 from scorepad.printable import printable
 from scorepad.store import AwaitsSettlement
 from scorepad.tournament.service import TournamentService
@@ -179,9 +186,6 @@ def write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[Any]]) 
 
 def write_xlsx(path: Path, sheets: Sequence[tuple[str, Sequence[str], Sequence[Sequence[Any]]]]) -> None:
     """One XLSX workbook (openpyxl), a sheet per (title, header, rows); every text a string cell, never a formula."""
-    from openpyxl import Workbook
-    from openpyxl.styles import Font
-
     book = Workbook()
     book.remove(book.active)  # type: ignore[arg-type]
     for title, header, rows in sheets:
@@ -203,11 +207,6 @@ def write_pdf(
     path: Path, title: str, pairings: Sequence[Sequence[str]], standings: Sequence[Sequence[Any]], order: str
 ) -> None:
     """A printable A4 PDF (reportlab): the latest round's pairings by table, then the standings."""
-    from reportlab.lib import colors
-    from reportlab.lib.pagesizes import A4, landscape
-    from reportlab.lib.styles import getSampleStyleSheet
-    from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
-
     styles = getSampleStyleSheet()
     grid = TableStyle(
         [
