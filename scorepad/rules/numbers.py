@@ -14,8 +14,10 @@ from __future__ import annotations
 
 # Ids and numbers the database stores as 32-bit integers (PostgreSQL's INTEGER).
 MAX_ID = 2**31 - 1
-# A record's numbers (seats, calls, pip totals, counts) are small; 18 digits fit a 64-bit integer.
-MAX_RECORD_DIGITS = 18
+# The longest number a record may hold: Python's own limit on reading a text as an integer. A longer
+# one makes the file unreadable (status 2); a shorter one is read, and the engine judges it (a setter
+# of 31 digits is no seat: an illegal record, status 1, as the contract has always read it).
+MAX_RECORD_DIGITS = 4300
 
 
 class NumberRefused(ValueError):
