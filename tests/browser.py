@@ -44,7 +44,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def wait_for_page(url: str, process: subprocess.Popen[bytes], *, timeout: float = 30.0) -> None:
+def wait_for_page(url: str, process: subprocess.Popen[bytes], *, timeout: float = 120.0) -> None:
     """Wait until ``url`` answers 200 (polling as the server starts). Raises RuntimeError if it never does."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -74,7 +74,7 @@ class AppServer:
         """The page's address."""
         return f"http://127.0.0.1:{self.port}/"
 
-    def start(self, *, timeout: float = 30.0, log_path: Path | None = None) -> AppServer:
+    def start(self, *, timeout: float = 120.0, log_path: Path | None = None) -> AppServer:
         """Start serving and wait until the page answers. Raises RuntimeError if it never does."""
         env = dict(os.environ, FLET_WEB_NO_CDN="1", PYTHONUNBUFFERED="1")
         if self.renderer:
