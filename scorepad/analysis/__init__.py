@@ -12,6 +12,7 @@ from scorepad.analysis.sayings import bell_lead, is_episcopal, moonfaced_sides
 from scorepad.analysis.values import (
     Automatic,
     AutomaticKind,
+    Comment,
     HandAnalysis,
     MatchAnalysis,
     Placing,
@@ -30,6 +31,7 @@ from scorepad.analysis.values import (
 __all__ = [
     "Automatic",
     "AutomaticKind",
+    "Comment",
     "HandAnalysis",
     "MatchAnalysis",
     "Placing",

@@ -138,7 +138,6 @@ class SeatFlow:
         elif listed != 0:
             # A pip total, or a hand that ended before the racks were shown: the tiles are not named.
             self.items += [Item(None, END)] * hand.tiles_held[seat]
-        self.rack_named = listed == 0 or isinstance(listed, list)
         self.in_play = hand.how == IN_PROGRESS
         self.pip_total = listed if isinstance(listed, int) and listed else None
         # The tiles an unnamed item may be: ones nobody showed, and after a return, ones drawn and shown later.

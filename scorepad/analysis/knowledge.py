@@ -36,25 +36,19 @@ class Knowledge:
         players = rules.players
         self.players = players
         self.reveals: list[list[Reveal]] = [[] for _ in range(players)]
-        # Each boneyard trip or misdeal that brought tiles in: its event index and how many tiles.
-        self.intake: list[list[tuple[int, int]]] = [[] for _ in range(players)]
         self._intake_at: list[list[int]] = [[] for _ in range(players)]
         self._returned: list[list[int]] = [[] for _ in range(players)]  # misdeals that sent tiles back
         self.seat_of: list[int | None] = []
-        self.elsewhere_by: dict[tuple[int, int], int] = {}  # tile -> the seat that showed it
         for index, (event, outcome) in enumerate(zip(hand.events, hand.outcomes, strict=True)):
             seat = outcome.get("player")
             self.seat_of.append(seat)
             if isinstance(event, Play) and seat is not None:
                 tile = key(*parse_tile(outcome["tile"], rules.max_pip))
                 self.reveals[seat].append(Reveal(index, tile))
-                self.elsewhere_by[tile] = seat
             elif isinstance(event, Draw) and seat is not None:
-                self.intake[seat].append((index, event.count))
                 self._intake_at[seat].append(index)
             elif isinstance(event, Adjust):
                 if event.count > 0:
-                    self.intake[event.seat].append((index, event.count))
                     self._intake_at[event.seat].append(index)
                 else:
                     self._returned[event.seat].append(index)
@@ -68,7 +62,6 @@ class Knowledge:
                     for item in entry:
                         tile = key(*parse_tile(item, rules.max_pip))
                         self.reveals[seat].append(Reveal(END, tile))
-                        self.elsewhere_by[tile] = seat
 
     def next_intake(self, seat: int, after: int) -> int:
         """The first event at or after ``after`` that brought tiles into ``seat``'s rack (``END`` if none)."""
@@ -87,10 +80,6 @@ class Knowledge:
     def shown_after(self, seat: int, moment: int) -> list[Reveal]:
         """Every tile ``seat`` showed after event ``moment``."""
         return [r for r in self.reveals[seat] if r.event > moment]
-
-    def intake_between(self, seat: int, start: int, stop: int) -> int:
-        """How many tiles came into ``seat``'s rack at events ``start`` <= e < ``stop``."""
-        return sum(count for index, count in self.intake[seat] if start <= index < stop)
 
     def rack_known(self, seat: int, moment: int) -> bool:
         """Whether every tile ``seat`` held at ``moment`` was shown later (the remaining tiles listed).

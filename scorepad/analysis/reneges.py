@@ -95,9 +95,10 @@ def _missing(match: MatchState, flow: SeatFlow, item: Item, visit: Visit) -> str
     """What the record does not say about an unnamed tile that may have fitted ``visit``."""
     who = match.players[flow.seat]
     fits = flow.passers_by(item, visit)
-    may_be = tiles_words(match.rules, fits[:SHOWN_AT_MOST])
+    may_be = tiles_words(match.rules, fits)
     if len(fits) > SHOWN_AT_MOST:
-        may_be = may_be.replace(" and ", ", ") + f" or {len(fits) - SHOWN_AT_MOST} more"
+        named = ", ".join(named_tile(match.rules, t) for t in fits[:SHOWN_AT_MOST])
+        may_be = f"{named} or {len(fits) - SHOWN_AT_MOST} more"
     if item.returned:
         return f"{who} sent a tile back to the boneyard at event {item.leave + 1}, and it may have been {may_be}"
     if flow.pip_total is not None:

@@ -6,6 +6,7 @@ reasoning is in the comments. Hands and events are numbered from 1.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -135,7 +136,5 @@ class TestPlays:
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in DATA.glob("*.json")))
 def test_every_golden_record_serialises(name: str) -> None:
-    import json
-
     data = json.loads(json.dumps(analysed(name).to_dict()))
     assert data["hands"][0]["number"] == 1
