@@ -154,7 +154,7 @@ def test_a_number_of_thousands_of_digits_is_an_unreadable_record(command: str, w
     extra = ["--db", str(tmp_path / "s.db")] if command == "import" else []
     status, out, err = scorepad(command, str(path), *extra)
     assert status == 2 and out == ""
-    assert one_line(err) == f"{path}: not a record: a number of 5001 digits is too long; at most 18 digits are read"
+    assert one_line(err) == f"{path}: not a record: a number of 5001 digits is too long; at most 4300 digits are read"
 
 
 def test_an_option_of_thousands_of_digits_is_one_line(tmp_path: Path) -> None:

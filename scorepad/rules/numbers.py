@@ -14,8 +14,10 @@ from __future__ import annotations
 
 # Ids and numbers the database stores as 32-bit integers (PostgreSQL's INTEGER).
 MAX_ID = 2**31 - 1
-# A record's numbers (seats, calls, pip totals, counts) are small; 18 digits fit a 64-bit integer.
-MAX_RECORD_DIGITS = 18
+# A record's numbers are read up to Python's own limit for int() (4,300 digits): a call of 10**30 is a
+# legal record (records.md: a multiple of 5) that the rules then judge; past the limit, int() would raise
+# an error of its own, so such a number is refused here as an unreadable record, its digits counted first.
+MAX_RECORD_DIGITS = 4300
 
 
 class NumberRefused(ValueError):
@@ -45,7 +47,7 @@ def record_int(text: str) -> int:
     """An integer written in a record's JSON (``json.loads(..., parse_int=record_int)``).
 
     Raises ``NumberRefused`` for one of more than ``MAX_RECORD_DIGITS``
-    digits, before converting it: no figure of a game is that large.
+    digits, before converting it.
     """
     length = len(text.removeprefix("-"))
     if length > MAX_RECORD_DIGITS:
