@@ -14,9 +14,9 @@ from __future__ import annotations
 
 # Ids and numbers the database stores as 32-bit integers (PostgreSQL's INTEGER).
 MAX_ID = 2**31 - 1
-# The longest number a record may hold: Python's own limit on reading a text as an integer. A longer
-# one makes the file unreadable (status 2); a shorter one is read, and the engine judges it (a setter
-# of 31 digits is no seat: an illegal record, status 1, as the contract has always read it).
+# A record's numbers are read up to Python's own limit for int() (4,300 digits): a call of 10**30 is a
+# legal record (records.md: a multiple of 5) that the rules then judge; past the limit, int() would raise
+# an error of its own, so such a number is refused here as an unreadable record, its digits counted first.
 MAX_RECORD_DIGITS = 4300
 
 
@@ -47,7 +47,7 @@ def record_int(text: str) -> int:
     """An integer written in a record's JSON (``json.loads(..., parse_int=record_int)``).
 
     Raises ``NumberRefused`` for one of more than ``MAX_RECORD_DIGITS``
-    digits, before converting it: no figure of a game is that large.
+    digits, before converting it.
     """
     length = len(text.removeprefix("-"))
     if length > MAX_RECORD_DIGITS:
