@@ -23,7 +23,7 @@ def test_ids_in_range_are_read() -> None:
 
 @pytest.mark.parametrize("route", ["/match/99999999999999999999", "/match/²", "/match/abc/sheet"])
 def test_opening_an_impossible_match_address_says_so(store: Store, route: str) -> None:
-    pad = ScorePad(store, device="test")
+    pad = ScorePad(store, caller=Caller.local("test"))
     pad.open_route(route)
     assert pad.screen == HOME and pad.table is None
     assert pad.message is not None and pad.message.startswith("There is no match")
@@ -32,6 +32,6 @@ def test_opening_an_impossible_match_address_says_so(store: Store, route: str) -
 def test_a_stored_match_still_opens_by_its_address(store: Store) -> None:
     match_id = store.create_match("smartt", players=["Ann", "Bob"], caller=Caller.local())
     store.start_hand(match_id, setter=0, caller=Caller.local())
-    pad = ScorePad(store, device="test")
+    pad = ScorePad(store, caller=Caller.local("test"))
     pad.open_route(f"/match/{match_id}")
     assert pad.screen == TABLE and pad.table is not None

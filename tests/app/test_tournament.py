@@ -81,7 +81,7 @@ def device_on(service: TournamentService, event_id: int, code: str, store: Store
     device = TableDevice(service, event_id, source="table-phone")
     assert device.join(code), device.message
     assert device.match_id is not None
-    return device, Table(device.guarded(store), device.match_id, caller=Caller.local("web:test"))
+    return device, Table(device.guarded(store), device.match_id, caller=device.caller(view="web:test"))
 
 
 def play_hand(table: Table, hand: dict[str, Any]) -> None:
