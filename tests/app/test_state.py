@@ -150,7 +150,9 @@ class TestPlaying:
         assert table.board().count == 19  # left 3 + right 6 + the Sniff's two open short ends, 10
         table.tap_tile(3, 6)
         assert table.end_choices() == ["left", "right"]
-        assert table.end_option_words("left") == "left 3 · count 22"
+        # Named by what lies there on the table, not by the picture's left (issue 19, item 5).
+        assert table.end_option_words("left") == "on the 3 of 5-3 · count 22"
+        assert table.end_option_words("right") == "on the 6 of 5-6 · count 16"
         assert table.board().count == 19, "nothing is laid until the end is chosen"
         table.choose_end("right")
         assert table.pending is None
@@ -440,7 +442,9 @@ class TestBlockAndGames:
         result = table.game_result()
         assert result is not None
         assert result.winner_names == "Ann"
-        assert "Game points: 14" in result.words and "Rubed: Bob" in result.words
+        assert "Game points: 14 to Ann (Smartt §14)" in result.words and "Rubed: Bob" in result.words
+        # The winning hand's row names the winner, whoever set it.
+        assert table.sheet().rows[-1].how == "Ann won the game"
         table.next_hand()
         assert table.phase == PLAY
         assert [s.score for s in table.sides()] == [0, 0]
@@ -456,8 +460,8 @@ class TestBlockAndGames:
         table.next_hand()
         sheet = table.sheet()
         assert [(r.number, r.start, r.end, r.how) for r in sheet.rows] == [
-            (1, (0, 0), (50, 10), "went out"),
-            (2, (50, 10), (50, 10), "in play"),
+            (1, (0, 0), (50, 10), "Ann went out"),
+            (2, (50, 10), (50, 10), "In play"),
         ]
 
 

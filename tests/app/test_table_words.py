@@ -13,7 +13,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "analysis"
 
 def _table(store: Store, name: str) -> Table:
     match_id = store.import_record((DATA / f"{name}.json").read_text(), caller=Caller.local())
-    return Table(store, match_id)
+    return Table(store, match_id, caller=Caller.local())
 
 
 def test_moonfaced_shows_when_the_hand_ends(store: Store) -> None:
@@ -27,14 +27,14 @@ def test_no_words_when_nothing_is_said(store: Store) -> None:
     match_id = store.create_match(players=["Ann", "Bob"], caller=Caller.local())
     store.start_hand(match_id, 0, caller=Caller.local())
     store.append(match_id, {"play": "3-4"}, caller=Caller.local())
-    assert Table(store, match_id).sayings() is None
+    assert Table(store, match_id, caller=Caller.local()).sayings() is None
 
 
 def test_training_hints_are_off_until_turned_on(store: Store) -> None:
     match_id = store.create_match(players=["Ann", "Bob"], caller=Caller.local())
     store.start_hand(match_id, 0, caller=Caller.local())
     store.append(match_id, {"play": "3-4"}, caller=Caller.local())
-    table = Table(store, match_id)
+    table = Table(store, match_id, caller=Caller.local())
     assert table.hints() == ()
     table.toggle_training()
     hints = table.hints()
@@ -47,7 +47,7 @@ def test_a_tournament_table_never_shows_hints(store: Store) -> None:
     match_id = store.create_match(players=["Ann", "Bob"], caller=Caller.local())
     store.start_hand(match_id, 0, caller=Caller.local())
     store.append(match_id, {"play": "3-4"}, caller=Caller.local())
-    table = Table(store, match_id)
+    table = Table(store, match_id, caller=Caller.local())
     table.tournament = True  # as a tournament's table device is (Smartt §12)
     table.toggle_training()
     assert not table.training and table.hints() == ()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from scorepad.app.models.views import Board, OpenEnd, Picture, Piece, Sheet, SheetRow
 from scorepad.rules import MatchState
 from scorepad.rules.layout import Layout, Placement
-from scorepad.rules.wording import HOW_WORDS
+from scorepad.rules.wording import short_end_words
 
 
 def board_of(layout: Layout) -> Board:
@@ -53,7 +53,8 @@ def sheet_of(state: MatchState) -> Sheet:
             setter=state.players[hand.setter],
             start=tuple(hand.scores_before),
             end=tuple(hand.scores_after),
-            how=HOW_WORDS.get(hand.how, hand.how),
+            # The row names who went out or won, never its setter as the winner (issue 19, item 6).
+            how=short_end_words(state, hand),
         )
         for hand in state.hands
     )

@@ -103,6 +103,10 @@ class CallPanel:
     can_fix: bool
     calls: tuple[int, ...]
     claimants: tuple[int, ...] = ()
+    # The quick answers (``previews.call_options``: record's ``call``, label) and until when a
+    # miscall may be corrected (``wording.correction_moment``).
+    options: tuple[tuple[int | None, str], ...] = ()
+    moment: str = "before the next tile"
 
 
 @dataclass(frozen=True)
