@@ -119,7 +119,7 @@ class TestStood:
         preview = menu.preview()
         assert preview is not None and preview.allowed, preview
         assert preview.words.startswith(
-            "Tile stood: Bob's 2-0 stays at the right end (which showed 5) although it does not match;"
+            "Tile stood: Bob's 2-0 stays on the 5-5 (long side, right) although it does not match;"
             " 0 becomes that end. The board count is then 10: scores 10."
         )
         assert preview.words.endswith("flagged 'stood' (Smartt §11.5).")

@@ -82,7 +82,7 @@ def test_a_misdeal_a_tile_that_stood_and_a_hand_thrown_in(phone: TablePage, tmp_
         phone.tap("stands")
         phone.tap("stands-at-right")
         phone.tap("stands-tile-0-2")
-        phone.wait_contains("irregular-preview", "Tile stood: Bob's 0-2 stays at the right end (which showed 5)")
+        phone.wait_contains("irregular-preview", "Tile stood: Bob's 0-2 stays on the 5-5 (long side, right)")
         phone.tap("stands-flip")
         phone.wait_contains("irregular-preview", "Bob's 2-0")
         phone.wait_contains("irregular-preview", "The board count is then 10: scores 10.")

@@ -20,14 +20,13 @@ from scorepad.rules.misdeal import Misdeal, misdeal_events
 from scorepad.rules.presets import Topic
 from scorepad.rules.previews import preview_event, preview_misdeal
 from scorepad.rules.rulesets import cited
-from scorepad.rules.wording import sentence
+from scorepad.rules.wording import end_names, sentence
 
 if TYPE_CHECKING:
     from scorepad.app.models.table import Table
 
 VOID, MISDEAL, STANDS = "void", "misdeal", "stands"
 KIND_WORDS = {VOID: "Throw in the hand", MISDEAL: "Misdeal", STANDS: "Tile stood"}
-END_WORDS = {"left": "left end", "right": "right end", "up": "up end", "down": "down end"}
 
 
 @dataclass(frozen=True)
@@ -118,6 +117,13 @@ class Irregularities:
             return []
         return list(hand.layout.open_ends().items())
 
+    def end_names(self) -> dict[str, str]:
+        """Each open end named by what lies there on the table (``on the 3 of 5-3``), never the picture's left."""
+        hand = self.table.hand
+        if hand is None:
+            return {}
+        return end_names(hand.layout, list(hand.layout.open_ends()))
+
     def misfits(self) -> list[tuple[int, int]]:
         """The tiles not yet played that do not match the chosen end (a tile that fits it needs no mark)."""
         hand = self.table.hand
@@ -182,14 +188,14 @@ class Irregularities:
         table = self.table
         assert self.tile is not None and self.at is not None
         against, outward = self.tile
-        shown = before.layout.open_ends()[self.at]
+        where = self.end_names()[self.at]
         last = after.last_play
         assert last is not None
         who = table.player(last.seat)
         score = f"scores {last.score}" if last.score else "no score"
         return (
-            f"Tile stood: {who}'s {against}-{outward} stays at the {END_WORDS[self.at]} (which showed {shown})"
-            f" although it does not match; {outward} becomes that end. The board count is then"
+            f"Tile stood: {who}'s {against}-{outward} stays {where} although it does not match;"
+            f" {outward} becomes that end. The board count is then"
             f" {after.layout.board_count}: {score}. The layout and every score stand, and the play is flagged"
             f" 'stood'{cited(table.rules, Topic.STANDS)}."
         )

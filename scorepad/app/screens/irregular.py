@@ -10,10 +10,11 @@ from collections.abc import Callable
 
 import flet as ft
 
-from scorepad.app.models.irregular import END_WORDS, KIND_WORDS, MISDEAL, STANDS
+from scorepad.app.models.irregular import KIND_WORDS, MISDEAL, STANDS
 from scorepad.app.models.table import Table
 from scorepad.app.screens.common import TOUCH, button, card, heading, note, tappable, tile_face, wrap_row
 from scorepad.rules.misdeal import MISDEAL_CHOICES, Misdeal
+from scorepad.rules.wording import sentence
 
 Act = Callable[..., Callable[[], None]]
 
@@ -99,11 +100,12 @@ def _misdeal_rows(table: Table, act: Act) -> list[ft.Control]:
 
 def _stood_rows(table: Table, act: Act) -> list[ft.Control]:
     menu = table.irregular
+    names = menu.end_names()
     ends = wrap_row(
         [
             button(
                 f"stands-at-{at}",
-                f"{END_WORDS[at].capitalize()} ({value})",
+                f"{sentence(names[at])} ({value})",
                 act(menu.pick_end, at),
                 kind="filled" if menu.at == at else "outlined",
             )
