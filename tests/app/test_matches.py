@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from scorepad.access import Caller
 from scorepad.app.models.matchbook import ARCHIVE, DELETE, line_words
 from scorepad.app.models.state import HOME, TABLE, ScorePad
 from scorepad.app.models.views import SeriesRow
@@ -23,7 +24,7 @@ class TestNewMatch:
         assert line_words(line).startswith("Table 4 · Ann, Bob · Smartt · ")
 
     def test_duplicate_names_are_refused_with_a_sentence(self, store: Store) -> None:
-        pad = ScorePad(store, device="test")
+        pad = ScorePad(store, caller=Caller.local("test"))
         pad.new_match()
         pad.name_player(1, " ann")
         pad.start_match()
@@ -32,7 +33,7 @@ class TestNewMatch:
         assert store.list_matches() == []
 
     def test_a_name_over_forty_characters_is_refused(self, store: Store) -> None:
-        pad = ScorePad(store, device="test")
+        pad = ScorePad(store, caller=Caller.local("test"))
         pad.name_player(0, "A" * 41)
         pad.start_match()
         assert pad.table is None
@@ -45,7 +46,7 @@ class TestRename:
         table = pad.table
         assert table is not None
         lay(table, "5-5")
-        watcher = ScorePad(store, device="watcher")
+        watcher = ScorePad(store, caller=Caller.local("watcher"))
         watcher.open_match(table.match_id)
         pad.book.name_drafts[1] = "Robert "
         pad.book.save_names(table)
@@ -91,7 +92,7 @@ class TestResume:
         assert other.table is not None and other.table.match_id != mine.table.match_id
         lay(other.table, "5-5")
         # The same device later, on a new page: the browser's storage hands back its match.
-        again = ScorePad(store, device="test-again")
+        again = ScorePad(store, caller=Caller.local("test-again"))
         again.book.remember(str(mine.table.match_id))
         resumable = again.book.resumable()
         assert resumable is not None and resumable.id == mine.table.match_id
@@ -101,14 +102,14 @@ class TestResume:
 
     def test_a_device_with_no_match_of_its_own_is_told_so(self, store: Store) -> None:
         new_table(store)
-        fresh = ScorePad(store, device="fresh")
+        fresh = ScorePad(store, caller=Caller.local("fresh"))
         fresh.resume_latest()
         assert fresh.table is None and fresh.screen == HOME
         assert fresh.message == "This device has no match to resume: start a new one, or open one from History."
 
     def test_opening_a_match_makes_it_this_devices_and_tells_the_page(self, store: Store) -> None:
         told: list[object] = []
-        pad = ScorePad(store, device="d")
+        pad = ScorePad(store, caller=Caller.local("d"))
         pad.book.on_opened = told.append
         pad.start_match()
         assert pad.table is not None
@@ -130,7 +131,7 @@ class TestHistory:
     def test_filters_by_label_player_and_day(self, store: Store) -> None:
         first = new_table(store, label="Table 1")
         second = new_table(store, label="Bar")
-        pad = ScorePad(store, device="h")
+        pad = ScorePad(store, caller=Caller.local("h"))
         assert first.table and second.table
         pad.book.set_filter("label", "tab")
         assert [line.id for line in pad.book.lines()] == [first.table.match_id]
@@ -149,7 +150,7 @@ class TestHistory:
         kept = new_table(store)
         gone = new_table(store, label="Bar")
         assert kept.table and gone.table
-        pad = ScorePad(store, device="h")
+        pad = ScorePad(store, caller=Caller.local("h"))
         pad.book.ask(ARCHIVE, kept.table.match_id)
         assert pad.book.question() == (
             "Archive Ann, Bob (in play)? It leaves the history; tap Archived to see it again."
@@ -177,7 +178,7 @@ class TestHistory:
 
 class TestWords:
     def test_who_sets_first_is_said_once_by_name(self, store: Store) -> None:
-        pad = ScorePad(store, device="w")
+        pad = ScorePad(store, caller=Caller.local("w"))
         pad.enter_drawn(0, "3-2")
         pad.enter_drawn(1, "6-5")
         pad.decide_first_setter()
