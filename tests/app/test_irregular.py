@@ -6,6 +6,7 @@ from scorepad.access import Caller
 from scorepad.app.models.state import ScorePad
 from scorepad.app.models.table import HAND_OVER, PLAY, Table
 from scorepad.app.models.words import hand_words
+from scorepad.rules.misdeal import Misdeal
 from scorepad.store import Store
 
 from .test_state import lay, new_table
@@ -65,7 +66,7 @@ class TestThrowIn:
 
 
 class TestMisdeal:
-    def test_a_seat_dealt_eight_keeps_them_before_the_set(self, store: Store) -> None:
+    def test_a_seat_dealt_six_takes_the_missing_tile_before_the_set(self, store: Store) -> None:
         table = _table(store)
         menu = table.irregular
         menu.choose("misdeal")
@@ -74,29 +75,33 @@ class TestMisdeal:
         menu.pick_seat(1)
         preview = menu.preview()
         assert preview is not None and preview.allowed
-        assert preview.words == (
-            "Misdeal: Bob takes 1 tile from the boneyard before the set and holds 8 tiles; the boneyard holds"
-            " 13 tiles. The turn does not change (Smartt §11.4)."
+        # Smartt §11.4: the short deal and the tile taken; Bob then holds what the deal gives.
+        assert preview.words.startswith(
+            "Misdeal: Bob was dealt one tile too few and takes the missing tile from the boneyard before the set"
         )
+        assert "Bob holds 7 tiles; the boneyard holds 14 tiles. The turn does not change." in preview.words
         assert menu.confirm()
-        assert _record(store, table) == [{"adjust": 1, "count": 1}]
-        assert [s.tiles_held for s in table.seats()] == [7, 8]
-        assert table.turn_words() == "Ann to set"
-        table.undo()
+        assert _record(store, table) == [{"adjust": 1, "count": -1}, {"adjust": 1, "count": 1}]
         assert [s.tiles_held for s in table.seats()] == [7, 7]
+        assert table.turn_words() == "Ann to set"
 
-    def test_one_too_many_goes_back_later_in_the_hand(self, store: Store) -> None:
+    def test_one_too_many_is_kept_later_in_the_hand(self, store: Store) -> None:
         table = _table(store)
         lay(table, "5-5")
         menu = table.irregular
         menu.choose("misdeal")
         menu.pick_seat(0)
-        menu.pick_count(-1)
+        menu.pick_misdeal(Misdeal.TOO_MANY)
         preview = menu.preview()
-        assert preview is not None and "Ann puts 1 tile back in the boneyard now and holds 5 tiles" in preview.words
+        assert preview is not None
+        assert "Ann was dealt one tile too many and keeps every tile drawn" in preview.words
+        assert "Ann holds 7 tiles; the boneyard holds 13 tiles." in preview.words
         assert menu.confirm()
-        assert _record(store, table)[-1] == {"adjust": 0, "count": -1}
+        assert _record(store, table)[-1] == {"adjust": 0, "count": 1}
+        assert [s.tiles_held for s in table.seats()] == [7, 7]
         assert table.turn_words() == "Bob to play"
+        table.undo()
+        assert [s.tiles_held for s in table.seats()] == [6, 7]
 
 
 class TestStood:
@@ -114,7 +119,7 @@ class TestStood:
         preview = menu.preview()
         assert preview is not None and preview.allowed, preview
         assert preview.words.startswith(
-            "Tile stood: Bob's 2-0 stays at the right end (which showed 5) although it does not match;"
+            "Tile stood: Bob's 2-0 stays on the 5-5 (long side, right) although it does not match;"
             " 0 becomes that end. The board count is then 10: scores 10."
         )
         assert preview.words.endswith("flagged 'stood' (Smartt §11.5).")

@@ -65,10 +65,14 @@ def test_a_misdeal_a_tile_that_stood_and_a_hand_thrown_in(phone: TablePage, tmp_
         phone.tap("irregular")
         phone.tap("misdeal")
         phone.tap("misdeal-seat-1")
-        phone.wait_contains("irregular-preview", "Misdeal: Bob takes 1 tile from the boneyard before the set")
-        assert "Ann 7 · Bob 7" in phone.text("tiles-held"), "the preview changes nothing"
+        phone.wait_contains(
+            "irregular-preview",
+            "Misdeal: Bob was dealt one tile too few and takes the missing tile from the boneyard before the set",
+        )
+        phone.wait_contains("irregular-preview", "Bob holds 7 tiles")
         phone.tap("confirm-irregular")
-        phone.wait_contains("tiles-held", "Ann 7 · Bob 8")
+        # The short deal and the tile taken: Bob holds what the deal gives.
+        phone.wait_contains("tiles-held", "Ann 7 · Bob 7")
         phone.wait_text("turn", "Ann to set")
 
         # Ann sets 5-5; Bob lays 2-0 against the right 5 and nobody catches it (§11.5).
@@ -78,7 +82,7 @@ def test_a_misdeal_a_tile_that_stood_and_a_hand_thrown_in(phone: TablePage, tmp_
         phone.tap("stands")
         phone.tap("stands-at-right")
         phone.tap("stands-tile-0-2")
-        phone.wait_contains("irregular-preview", "Tile stood: Bob's 0-2 stays at the right end (which showed 5)")
+        phone.wait_contains("irregular-preview", "Tile stood: Bob's 0-2 stays on the 5-5 (long side, right)")
         phone.tap("stands-flip")
         phone.wait_contains("irregular-preview", "Bob's 2-0")
         phone.wait_contains("irregular-preview", "The board count is then 10: scores 10.")
@@ -86,7 +90,7 @@ def test_a_misdeal_a_tile_that_stood_and_a_hand_thrown_in(phone: TablePage, tmp_
         phone.wait_text("board-count", "10")
         phone.wait_text("score-1", "10")
         phone.wait_contains("call-flags", "stood")
-        phone.wait_contains("tiles-held", "Bob 7")
+        phone.wait_contains("tiles-held", "Bob 6")
         phone.wait_text("turn", "Ann to play")
 
         # Then the hand is thrown in (§11.3): every score back to the start of the hand.

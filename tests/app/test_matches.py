@@ -7,9 +7,11 @@ from datetime import UTC, datetime
 from scorepad.access import Caller
 from scorepad.app.models.matchbook import ARCHIVE, DELETE, line_words
 from scorepad.app.models.state import HOME, TABLE, ScorePad
+from scorepad.app.models.views import SeriesRow
 from scorepad.store import Store
 from scorepad.store.matches import audit_trail, match_label
 
+from .app_hands import GO_OUT_HAND
 from .test_state import lay, new_table
 
 
@@ -236,3 +238,23 @@ class TestTrash:
         assert store.list_matches() == []
         mine.book.restore(match_id)
         assert [m.id for m in store.list_matches()] == [match_id]
+
+
+class TestTheDaysSeries:
+    def test_the_sheet_and_history_keep_the_series_after_next_game(self, store: Store) -> None:
+        # Smartt §14: game points exist to score a series across a day's play.
+        pad = new_table(store, target="20")
+        table = pad.table
+        assert table is not None
+        (line,) = pad.book.lines()
+        assert "games" not in line_words(line), "no series before a game is won"
+        for tile, at in GO_OUT_HAND[:3]:
+            lay(table, tile, at)
+        table.next_hand()
+        assert table.hand is not None and table.hand.game == 2
+        sheet = table.sheet()
+        assert sheet.series == (SeriesRow("Ann", 1, 14, 0), SeriesRow("Bob", 0, 0, 1))
+        assert sheet.series_lines[0].startswith("Game 1: Ann won, ")
+        assert sheet.series_lines[-1].startswith("Series after 1 game: Ann 1 game won, 14 game points")
+        (line,) = pad.book.lines()
+        assert line_words(line).endswith(" · games 1 : 0; game points 14 : 0; Rubed 0 : 1")

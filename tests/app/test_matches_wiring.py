@@ -26,7 +26,8 @@ async def test_label_rename_irregularities_and_history_are_wired(store: Store) -
         assert {"void", "misdeal", "stands", "cancel-irregular", "confirm-irregular"} <= set(wired.identified())
         await wired.tap("misdeal")
         await wired.tap("misdeal-seat-0")
-        assert wired.text("irregular-preview").startswith("Misdeal: Ann takes 1 tile from the boneyard")
+        preview = wired.text("irregular-preview")
+        assert preview.startswith("Misdeal: Ann was dealt one tile too few and takes the missing tile")
         await wired.tap("cancel-irregular")
         assert not wired.exists("irregular-preview")
 

@@ -7,7 +7,8 @@ import pytest
 from scorepad.access import Caller
 from scorepad.app.models.state import HOME, NEW, TABLE, ScorePad
 from scorepad.app.models.table import GAME_OVER, HAND_OVER, PLAY, SETTLE, Table, entry_taps
-from scorepad.rules import Draw, Play
+from scorepad.rules import Draw, Muggins, Play, make_ruleset
+from scorepad.rules.previews import preview_event
 from scorepad.store import Store
 
 from .app_hands import GO_OUT_COUNTS, GO_OUT_HAND, JAQUES_SCORING_GO_OUT
@@ -150,7 +151,9 @@ class TestPlaying:
         assert table.board().count == 19  # left 3 + right 6 + the Sniff's two open short ends, 10
         table.tap_tile(3, 6)
         assert table.end_choices() == ["left", "right"]
-        assert table.end_option_words("left") == "left 3 · count 22"
+        # Named by what lies there on the table, not by the picture's left (issue 19, item 5).
+        assert table.end_option_words("left") == "on the 3 of 5-3 · count 22"
+        assert table.end_option_words("right") == "on the 6 of 5-6 · count 16"
         assert table.board().count == 19, "nothing is laid until the end is chosen"
         table.choose_end("right")
         assert table.pending is None
@@ -440,7 +443,9 @@ class TestBlockAndGames:
         result = table.game_result()
         assert result is not None
         assert result.winner_names == "Ann"
-        assert "Game points: 14" in result.words and "Rubed: Bob" in result.words
+        assert "Game points: 14 to Ann (Smartt §14)" in result.words and "Rubed: Bob" in result.words
+        # The winning hand's row names the winner, whoever set it.
+        assert table.sheet().rows[-1].how == "Ann won the game"
         table.next_hand()
         assert table.phase == PLAY
         assert [s.score for s in table.sides()] == [0, 0]
@@ -456,8 +461,8 @@ class TestBlockAndGames:
         table.next_hand()
         sheet = table.sheet()
         assert [(r.number, r.start, r.end, r.how) for r in sheet.rows] == [
-            (1, (0, 0), (50, 10), "went out"),
-            (2, (50, 10), (50, 10), "in play"),
+            (1, (0, 0), (50, 10), "Ann went out"),
+            (2, (50, 10), (50, 10), "In play"),
         ]
 
 
@@ -748,3 +753,87 @@ def test_a_second_tap_on_the_tile_just_laid_is_not_an_error(store: Store) -> Non
     lay(table, "0-5")
     table.tap_tile(5, 5)  # an older tile tapped again is refused with the reason
     assert table.message is not None and "5-5" in table.message
+
+
+class TestIssue19Wiring:
+    """The app says what the engine answers for issue 19 (its words are the engine's, tested there)."""
+
+    def test_new_match_offers_the_play_out_renege_and_says_the_rules_in_words(self, store: Store) -> None:
+        pad = ScorePad(store, caller=Caller.local())
+        pad.new_match()
+        assert pad.form.book_target() == make_ruleset("smartt", 2, {}).target
+        pad.form.renege = "deduct50"
+        assert pad.form.describe().startswith(f"Smartt, 2 players, to {pad.form.book_target()}")
+        assert "50" in pad.form.describe()
+        pad.start_match()
+        assert pad.table is not None, pad.message
+        assert store.export_record(pad.table.match_id)["options"]["renege"] == "deduct50"
+
+    def test_a_long_target_is_refused_with_what_is_allowed(self, store: Store) -> None:
+        pad = ScorePad(store, caller=Caller.local())
+        pad.new_match()
+        pad.form.target = "99999"
+        pad.start_match()
+        assert pad.table is None
+        assert pad.message and "whole number from 1 to" in pad.message
+
+    def test_a_play_out_renege_is_pending_then_comes_off_after_the_settlement(self, store: Store) -> None:
+        table = new_table(store, renege="deduct50").table
+        assert table is not None
+        lay(table, "5-5")
+        lay(table, "0-5")
+        table.start_renege()
+        table.pick_offender(1)
+        table.confirm_renege()
+        assert table.message is None, table.message
+        assert table.phase == PLAY
+        pending = table.renege_pending_words()
+        assert pending and pending.startswith("Renege proved: 50 off Bob when the hand ends")
+        for tile, at in GO_OUT_HAND[2:]:
+            lay(table, tile, at)
+        table.set_remaining_text(1, "8")
+        table.settle()
+        settlement = table.settlement()
+        assert settlement is not None
+        assert any("50" in step and "Bob" in step for step in settlement.steps), settlement.steps
+        assert table.renege_pending_words() is None
+
+    def test_the_quick_calls_and_the_correction_moment_are_the_engines(self, store: Store) -> None:
+        table = new_table(store, target="15").table
+        assert table is not None
+        lay(table, "5-5")
+        panel = table.call_panel()
+        lay(table, "0-5")
+        panel = table.call_panel()
+        assert panel is not None and panel.options == ((None, "Called 10"), (0, "Not called"))
+        assert panel.moment == "before the next tile"
+        lay(table, "0-0")
+        # The winning tile: Ann has 20, past the target of 15; no next tile, so until the next game.
+        assert "Ann reached 20 with 0-0" in (table.pending_end_words() or "")
+        panel = table.call_panel()
+        assert panel is not None and panel.moment == "before the next game"
+        table.call(5)
+        panel = table.call_panel()
+        assert panel is not None and panel.moment == "before the next game"
+
+    def test_a_play_that_scores_nothing_offers_one_answer(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        lay(table, "5-5")
+        lay(table, "0-5")
+        lay(table, "0-0")
+        lay(table, "0-1")
+        panel = table.call_panel()
+        assert panel is not None and panel.options == ((None, "No score"),)
+
+    def test_a_muggins_claim_is_said(self, store: Store) -> None:
+        table = new_table(store, rules="jaques", muggins=True).table
+        assert table is not None
+        lay(table, "5-5")
+        lay(table, "0-5", "left")
+        table.call(0)
+        words = preview_event(table.state, Muggins(0)).words
+        table.claim_muggins(0)
+        assert words and table.last_entry_words() == words
+        table.undo()
+        assert table.last_entry_words() is None

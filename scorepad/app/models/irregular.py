@@ -1,8 +1,9 @@
 """The irregularities menu of the table: throw in the hand, a misdeal, a tile that stood.
 
 Plain Python, no Flet. Each choice becomes one engine event (records.md §4):
-``{"void": true}`` (Smartt §11.3), ``{"adjust": seat, "count": ±1}`` (§11.4)
-or a play with ``"stands": true`` (§11.5). What it will do is worked out by
+``{"void": true}`` (Smartt §11.3), the ``adjust`` events of a misdeal
+(§11.4, ``scorepad.rules.misdeal``: one for a tile too many, two for a tile
+too few) or a play with ``"stands": true`` (§11.5). What it will do is worked out by
 the engine on a private copy of the match before anything is saved, and said
 in the players' names; the engine's refusal is shown instead when it will not
 take it. Once saved, Undo takes it back like any other entry.
@@ -14,18 +15,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scorepad.app.models.words import hand_words
-from scorepad.rules import Adjust, Play, Void, full_set
+from scorepad.rules import Play, Void, full_set
+from scorepad.rules.misdeal import Misdeal, misdeal_events
 from scorepad.rules.presets import Topic
-from scorepad.rules.previews import preview_event
+from scorepad.rules.previews import preview_event, preview_misdeal
 from scorepad.rules.rulesets import cited
-from scorepad.rules.wording import count_words, sentence
+from scorepad.rules.wording import end_names, sentence
 
 if TYPE_CHECKING:
     from scorepad.app.models.table import Table
 
 VOID, MISDEAL, STANDS = "void", "misdeal", "stands"
 KIND_WORDS = {VOID: "Throw in the hand", MISDEAL: "Misdeal", STANDS: "Tile stood"}
-END_WORDS = {"left": "left end", "right": "right end", "up": "up end", "down": "down end"}
 
 
 @dataclass(frozen=True)
@@ -40,8 +41,8 @@ class Irregularities:
     """The menu's state for one table: which irregularity is chosen and its details.
 
     ``kind`` is ``void``, ``misdeal`` or ``stands`` (None: the menu shows the
-    three choices). A misdeal needs ``seat`` and ``count`` (+1: the seat takes
-    a tile from the boneyard; -1: it puts one back); a tile that stood needs
+    three choices). A misdeal needs ``seat`` and ``misdeal`` (a tile too few:
+    the seat takes the missing one; a tile too many: it keeps it); a tile that stood needs
     the open end ``at`` it was laid against and the tile as ``against``-``outward``.
     """
 
@@ -50,7 +51,7 @@ class Irregularities:
         self.open = False
         self.kind: str | None = None
         self.seat: int | None = None
-        self.count = 1
+        self.misdeal = Misdeal.TOO_FEW
         self.at: str | None = None
         self.tile: tuple[int, int] | None = None
 
@@ -72,10 +73,9 @@ class Irregularities:
         """The misdealt seat."""
         self.seat = seat
 
-    def pick_count(self, count: int) -> None:
-        """+1: the seat holds one tile too few and takes one; -1: one too many, one goes back."""
-        if count in (1, -1):
-            self.count = count
+    def pick_misdeal(self, kind: Misdeal) -> None:
+        """What was wrong with the seat's deal: one tile too few or one too many (Smartt §11.4)."""
+        self.misdeal = Misdeal(kind)
 
     def pick_end(self, at: str) -> None:
         """The open end the tile that stood was laid against; a tile picked before that fits it is dropped."""
@@ -94,11 +94,11 @@ class Irregularities:
 
     def confirm(self) -> bool:
         """Save the irregularity previewed; returns whether it was saved (else the table says why)."""
-        event = self.event()
-        if event is None:
+        events = self.events()
+        if not events:
             self.table.message = self._missing()
             return False
-        if self.table.enter(event):
+        if self.table.enter(*events):
             self._reset()
             return True
         return False
@@ -117,6 +117,13 @@ class Irregularities:
             return []
         return list(hand.layout.open_ends().items())
 
+    def end_names(self) -> dict[str, str]:
+        """Each open end named by what lies there on the table (``on the 3 of 5-3``), never the picture's left."""
+        hand = self.table.hand
+        if hand is None:
+            return {}
+        return end_names(hand.layout, list(hand.layout.open_ends()))
+
     def misfits(self) -> list[tuple[int, int]]:
         """The tiles not yet played that do not match the chosen end (a tile that fits it needs no mark)."""
         hand = self.table.hand
@@ -125,19 +132,20 @@ class Irregularities:
         layout = hand.layout
         return [t for t in full_set(self.table.rules.max_pip) if t not in hand.played and self.at not in layout.fits(t)]
 
-    def event(self) -> Any | None:
-        """The engine event the choices make, or None while a choice is missing."""
+    def events(self) -> tuple[Any, ...]:
+        """The engine events the choices make, in order; empty while a choice is missing."""
         hand = self.table.hand
         if hand is None:
-            return None
+            return ()
         if self.kind == VOID:
-            return Void()
+            return (Void(),)
         if self.kind == MISDEAL and self.seat is not None:
-            return Adjust(self.seat, self.count)
+            # Smartt §11.4: a tile too few is two entries (the short deal, the tile taken).
+            return misdeal_events(self.misdeal, self.seat)
         if self.kind == STANDS and self.at is not None and self.tile is not None:
             against, outward = self.tile
-            return Play(f"{against}-{outward}", at=self.at, by=hand.turn, stands=True)
-        return None
+            return (Play(f"{against}-{outward}", at=self.at, by=hand.turn, stands=True),)
+        return ()
 
     def preview(self) -> IrregularPreview | None:
         """What saving would do, asked of the engine (None while a choice is missing).
@@ -146,12 +154,19 @@ class Irregularities:
         its refusal is shown as is; otherwise its ruling, or the counts of the
         forked hand, are put in words.
         """
-        event = self.event()
-        if event is None:
+        events = self.events()
+        if not events:
             return None
         table = self.table
         before = table.hand
         assert before is not None
+        if self.kind == MISDEAL:
+            assert self.seat is not None
+            asked = preview_misdeal(table.state, self.seat, self.misdeal)
+            if asked.refusal is not None:
+                return IrregularPreview(sentence(asked.refusal) + ".", allowed=False)
+            return IrregularPreview(asked.words, allowed=True)
+        [event] = events
         asked = preview_event(table.state, event)
         if asked.refusal is not None:
             return IrregularPreview(sentence(asked.refusal) + ".", allowed=False)
@@ -160,20 +175,7 @@ class Irregularities:
             ruling = asked.words[:1].lower() + asked.words[1:]
             words = f"Throw in {hand_words(table.state, before)}: {ruling} Scores: {scores}."
             return IrregularPreview(words, allowed=True)
-        after = self._tried(event)
-        if self.kind == MISDEAL:
-            assert self.seat is not None
-            name = table.player(self.seat)
-            held = count_words(after.tiles_held[self.seat], "tile")
-            moved = "takes 1 tile from the boneyard" if self.count > 0 else "puts 1 tile back in the boneyard"
-            when = "before the set" if not before.started else "now"
-            words = (
-                f"Misdeal: {name} {moved} {when} and holds {held}; the boneyard holds"
-                f" {count_words(after.boneyard, 'tile')}. The turn does not change{cited(table.rules, Topic.MISDEAL)}."
-            )
-        else:
-            words = self._stood_words(before, after)
-        return IrregularPreview(words, allowed=True)
+        return IrregularPreview(self._stood_words(before, self._tried(event)), allowed=True)
 
     def _tried(self, event: Any) -> Any:
         """The current hand as it would be after ``event`` (the engine took it in ``preview_event``)."""
@@ -186,14 +188,14 @@ class Irregularities:
         table = self.table
         assert self.tile is not None and self.at is not None
         against, outward = self.tile
-        shown = before.layout.open_ends()[self.at]
+        where = self.end_names()[self.at]
         last = after.last_play
         assert last is not None
         who = table.player(last.seat)
         score = f"scores {last.score}" if last.score else "no score"
         return (
-            f"Tile stood: {who}'s {against}-{outward} stays at the {END_WORDS[self.at]} (which showed {shown})"
-            f" although it does not match; {outward} becomes that end. The board count is then"
+            f"Tile stood: {who}'s {against}-{outward} stays {where} although it does not match;"
+            f" {outward} becomes that end. The board count is then"
             f" {after.layout.board_count}: {score}. The layout and every score stand, and the play is flagged"
             f" 'stood'{cited(table.rules, Topic.STANDS)}."
         )
@@ -214,6 +216,6 @@ class Irregularities:
         self.open = False
         self.kind = None
         self.seat = None
-        self.count = 1
+        self.misdeal = Misdeal.TOO_FEW
         self.at = None
         self.tile = None

@@ -16,6 +16,7 @@ from typing import Any
 from scorepad.access import Caller
 from scorepad.rules.wording import sentence
 from scorepad.store import StoreError, UnknownMatch
+from scorepad.store.cli import series_text
 from scorepad.store.matches import (
     MatchLine,
     TrashedMatch,
@@ -270,4 +271,8 @@ def line_words(line: MatchLine) -> str:
     status = STATUS_WORDS.get(summary.status, summary.status)
     game = f" · game {summary.game}" if summary.status != FINISHED and summary.game > 1 else ""
     head = f"{line.label} · " if line.label else ""
-    return f"{head}{', '.join(summary.players)} · {summary.rules.capitalize()} · {started} · {status}{game} · {scores}"
+    # Smartt §14: the day's series so far, kept after Next game (the same cell as `scorepad matches`).
+    won = any(summary.series.get("wins", ()))
+    tail = f" · {series_text(summary.series)}" if won else ""
+    words = f"{head}{', '.join(summary.players)} · {summary.rules.capitalize()} · {started} · {status}{game} · {scores}"
+    return words + tail

@@ -6,10 +6,10 @@ and arranges them as the small view values of ``views``; none decides a rule.
 
 from __future__ import annotations
 
-from scorepad.app.models.views import Board, OpenEnd, Picture, Piece, Sheet, SheetRow
+from scorepad.app.models.views import Board, OpenEnd, Picture, Piece, SeriesRow, Sheet, SheetRow
 from scorepad.rules import MatchState
 from scorepad.rules.layout import Layout, Placement
-from scorepad.rules.wording import HOW_WORDS
+from scorepad.rules.wording import series_words, short_end_words
 
 
 def board_of(layout: Layout) -> Board:
@@ -45,7 +45,7 @@ def picture_of(layout: Layout) -> Picture:
 
 
 def sheet_of(state: MatchState) -> Sheet:
-    """The score sheet: every hand with each side's start and end scores."""
+    """The score sheet: every hand with each side's start and end scores, and the day's series (Smartt §14)."""
     rows = tuple(
         SheetRow(
             number=hand.number,
@@ -53,12 +53,31 @@ def sheet_of(state: MatchState) -> Sheet:
             setter=state.players[hand.setter],
             start=tuple(hand.scores_before),
             end=tuple(hand.scores_after),
-            how=HOW_WORDS.get(hand.how, hand.how),
+            # The row names who went out or won, never its setter as the winner (issue 19, item 6).
+            how=short_end_words(state, hand),
         )
         for hand in state.hands
     )
     sides = tuple(state.side_name(s) for s in range(state.rules.sides))
-    return Sheet(sides=sides, target=state.rules.target, rows=rows)
+    # Every game of the match, derived again from its hands: nothing is lost after Next game.
+    series = state.series()
+    points, rubed = series.game_points, series.rubed
+    totals = tuple(
+        SeriesRow(
+            name,
+            series.wins[s],
+            points[s] if points is not None else None,
+            rubed[s] if rubed is not None else None,
+        )
+        for s, name in enumerate(sides)
+    )
+    return Sheet(
+        sides=sides,
+        target=state.rules.target,
+        rows=rows,
+        series_lines=tuple(series_words(state, series)),
+        series=totals if series.lines else (),
+    )
 
 
 def _piece(p: Placement, *, outward_left: bool) -> Piece:

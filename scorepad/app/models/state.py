@@ -13,7 +13,7 @@ from typing import Any
 from scorepad.access import Caller
 from scorepad.app.models.dispute import Dispute
 from scorepad.app.models.matchbook import MatchBook
-from scorepad.app.models.table import MAX_DIGITS, Table
+from scorepad.app.models.table import Table
 from scorepad.rules import (
     PRESETS,
     SniffError,
@@ -24,6 +24,7 @@ from scorepad.rules import (
     parse_tile,
 )
 from scorepad.rules.first_setter import METHOD_WORDS
+from scorepad.rules.presets import typed_target
 from scorepad.store import StoreError, UnknownMatch
 from scorepad.store.ids import parse_match_id
 from scorepad.store.matches import checked_names, label_match
@@ -62,6 +63,8 @@ class NewMatchForm:
     partners: bool | None = None
     double_nine: bool = False
     label: str = ""
+    # The renege procedure (``presets.renege_choices``): None is the book's own.
+    renege: str | None = None
     draw: FirstSetterDraw = field(default_factory=FirstSetterDraw)
 
     @property
@@ -71,13 +74,28 @@ class NewMatchForm:
 
     def options(self) -> dict[str, Any]:
         """The record options (records.md §1) these choices make; preset defaults are left out."""
+        opts = self._book_options()
+        # The engine reads what was typed (ASCII digits only, within its limit) and says why not:
+        # raises RecordFormatError.
+        target = typed_target(self.target)
+        if target is not None:
+            opts["target"] = target
+        return opts
+
+    def book_target(self) -> int:
+        """The target the book gives these choices when none is typed (for the form's label).
+
+        Choices that cannot go together (``describe`` says why) fall back to the book's plain target.
+        """
+        try:
+            return make_ruleset(self.rules, self.players, self._book_options()).target
+        except SniffError:
+            return make_ruleset(self.rules, self.players, {}).target
+
+    def _book_options(self) -> dict[str, Any]:
         opts: dict[str, Any] = {}
-        if self.target.strip():
-            text = self.target.strip()
-            # ASCII digits only: '²'.isdigit() is true, but int('²') fails; and at most 4 of them, as
-            # every number typed (5,000 digits are past int()'s limit, issue 11). Else the engine says why.
-            number = text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS
-            opts["target"] = int(text) if number else text
+        if self.renege is not None:
+            opts["renege"] = self.renege
         if self.muggins:
             opts["muggins"] = True
         if self.players == 4 and self.partners is not None:
@@ -96,7 +114,7 @@ class NewMatchForm:
             rules = make_ruleset(self.rules, self.players, self.options())
         except SniffError as err:
             return str(err)
-        words = rules.describe()
+        words = rules.summary()
         if rules.partners:
             names = self.seated()
             words += f" · {names[0]} & {names[2]} against {names[1]} & {names[3]}"
@@ -196,6 +214,7 @@ class ScorePad:
         if name in PRESETS:
             if name != self.form.rules:
                 self.form.draw.result = self.form.draw.error = None
+                self.form.renege = None  # each book offers its own procedures, its own first
             self.form.rules = name
 
     def choose_players(self, count: int) -> None:

@@ -41,15 +41,19 @@ from scorepad.rules import (
     full_set,
     parse_tile,
 )
-from scorepad.rules.choices import distinct_ends, outcome
+from scorepad.rules.choices import distinct_ends, end_choices, outcome
 from scorepad.rules.hand import HandEnd, score_of
 from scorepad.rules.layout import Layout
-from scorepad.rules.previews import claimants, possible_calls, preview_event, preview_settlement
+from scorepad.rules.previews import call_options, claimants, possible_calls, preview_event, preview_settlement
 from scorepad.rules.tiles import pips
 from scorepad.rules.wording import (
     call_consequence,
+    correction_moment,
+    deduction_lines,
     end_words,
+    game_words,
     named,
+    pending_words,
     rollback_step,
     sentence,
     settlement_steps,
@@ -155,6 +159,8 @@ class Table:
         # Bumped with every change of what is shown: a tap drawn on an older screen is stale.
         self.revision = 0
         self.irregular = Irregularities(self)
+        # The ruling of the muggins claim made on this screen, said while it is the last entry.
+        self.claim_words: str | None = None
         # Strategy hints (issue 10): off until the scorer turns training on; never in a tournament
         # match (Smartt §12: nobody may suggest a play). A tournament's table device sets ``tournament``.
         self.training = False
@@ -293,11 +299,14 @@ class Table:
         return ends_to_ask(self._layout(), self.pending)
 
     def end_option_words(self, at: str) -> str:
-        """What laying the pending tile at ``at`` makes, for its button: ``left 3 · count 15``."""
+        """What laying the pending tile at ``at`` makes, for its button: ``on the 3-3 · count 18``.
+
+        The end is named by what lies there on the table, not by the picture's left or up.
+        """
         if self.pending is None:
             return at
-        count, _ends = outcome(self._layout(), self.pending, at)
-        return f"{at} {self._layout().open_ends()[at]} · count {count}"
+        named_ends = {choice.at: choice.words for choice in end_choices(self._layout(), self.pending)}
+        return named_ends.get(at, at)
 
     # -- reading: calls, renege, the end ----------------------------------------
 
@@ -332,8 +341,10 @@ class Table:
             return None
         tile = played.tile
         if hand.how == "won" and hand.won_side is not None:
+            # The side's own score, which may pass the target (as end_words says it).
             return (
-                f"{self.state.side_name(hand.won_side)} reached {self.rules.target} with {tile}. Until the next"
+                f"{self.state.side_name(hand.won_side)} reached {hand.scores_after[hand.won_side]} with {tile}."
+                " Until the next"
                 " game starts the call on it can still be changed, and the game's end follows from it."
             )
         if hand.went_out is None:
@@ -366,11 +377,15 @@ class Table:
             recorded=last.recorded,
             flags=last.flags,
             # The engine's words, citing the book in play (a Jaques game never cites Smartt).
-            consequence=call_consequence(rules, last, called, claim_open=hand.claim_open),
+            consequence=call_consequence(
+                rules, last, called, claim_open=hand.claim_open, moment=correction_moment(hand)
+            ),
             # A coupling that stood is no miscall: only a wrong call can be corrected (Smartt §7.2).
             can_fix=bool(set(last.flags) - {"stood"}) and "corrected" not in last.flags,
             calls=possible_calls(rules),
             claimants=claimants(self.state),
+            options=tuple((option.call, option.label) for option in call_options(last)),
+            moment=correction_moment(hand),
         )
 
     def renege_preview(self) -> RenegePreview | None:
@@ -383,6 +398,11 @@ class Table:
         return RenegePreview(
             self.offender, self.player(self.offender), preview.scores_now, preview.scores_after, preview.words
         )
+
+    def renege_pending_words(self) -> str | None:
+        """While the hand goes on, a proved deduct50 renege still to come off (Smartt §11.1); None when nothing."""
+        hand = self.hand
+        return (pending_words(self.state, hand) or None) if hand is not None else None
 
     def end_words(self) -> str:
         """How the hand ended, in words."""
@@ -399,6 +419,8 @@ class Table:
             steps = tuple(settlement_steps(self.state, hand.settlement))
         elif hand.how == HandEnd.RENEGE:
             steps = (rollback_step(self.state, hand),)
+        # Smartt §11.1: a proved deduct50 renege comes off after the settlement, one line each.
+        steps = (*steps, *deduction_lines(self.state, hand))
         after = tuple(hand.scores_after)
         scores = ", ".join(f"{self.state.side_name(s)} {after[s]}" for s in range(self.rules.sides))
         words = ". ".join([self.end_words(), *(sentence(step) for step in steps), f"Scores: {scores}"]) + "."
@@ -418,21 +440,14 @@ class Table:
         if hand is None or hand.winner() is None:
             return None
         result = self.state.games()[-1]
-        names = self.state.side_name(result.winner)
-        scores = ", ".join(f"{self.state.side_name(s)} {result.scores[s]}" for s in range(self.rules.sides))
-        words = f"{names} won game {result.number}. Final scores: {scores}."
-        if result.game_points is not None:
-            words += f" Game points: {result.game_points}."
-            rubed = [self.state.side_name(s) for s in result.rubed or ()]
-            words += f" Rubed: {', '.join(rubed)}." if rubed else " No Rube."
         return GameResult(
             game=result.number,
             winner=result.winner,
-            winner_names=names,
+            winner_names=self.state.side_name(result.winner),
             scores=result.scores,
             game_points=result.game_points,
             rubed=tuple(result.rubed or ()),
-            words=words,
+            words=game_words(self.state, result),
         )
 
     def next_setter_words(self) -> str:
@@ -542,8 +557,10 @@ class Table:
         self.training = not self.training and not self.tournament
 
     def last_entry_words(self) -> str | None:
-        """The draws on this visit, so a second draw is seen (and can be undone)."""
+        """The draws on this visit, so a second draw is seen (and can be undone); after a muggins claim, its ruling."""
         hand = self.hand
+        if hand is not None and hand.events and isinstance(hand.events[-1], Muggins):
+            return self.claim_words
         if hand is None or not hand.events or not isinstance(hand.events[-1], Draw):
             return None
         drawn = hand.visit_draws
@@ -652,8 +669,11 @@ class Table:
         self._replace_last_play(call=hand.events[-1].call, fix=True)
 
     def claim_muggins(self, seat: int) -> None:
-        """Muggins: ``seat`` claims the score the last player did not call."""
-        self._append(Muggins(seat))
+        """Muggins: ``seat`` claims the score the last player did not call; the ruling is then said."""
+        # The engine's words for the claim, asked before it is saved (the hand without it).
+        words = preview_event(self.state, Muggins(seat)).words
+        if self._append(Muggins(seat)):
+            self.claim_words = words
 
     def start_renege(self) -> None:
         """Begin proving a renege: the scorer picks the offender next."""
@@ -728,9 +748,20 @@ class Table:
             return Layout(sniff_rule=self.rules.sniff, long_sides_first=self.rules.long_sides_first)
         return hand.layout
 
-    def enter(self, event: Any) -> bool:
-        """Save one engine event (the irregularities menu's); False, with the reason in ``message``, if refused."""
-        return self._append(event)
+    def enter(self, *events: Any) -> bool:
+        """Save the irregularities menu's engine events in order; False, with the reason in ``message``, if refused.
+
+        A misdeal of a tile too few is two events (Smartt §11.4): if a later one
+        is refused, those already saved are taken back, so nothing changes.
+        """
+        for done, event in enumerate(events):
+            if not self._append(event):
+                message = self.message
+                for _ in range(done):
+                    self._step(lambda mid, caller: self.store.undo(mid, caller=caller))
+                self.message = message
+                return False
+        return True
 
     def _append(self, event: Any) -> bool:
         return self._step(lambda mid, caller: self.store.append(mid, event, caller=caller))

@@ -103,6 +103,10 @@ class CallPanel:
     can_fix: bool
     calls: tuple[int, ...]
     claimants: tuple[int, ...] = ()
+    # The quick answers (``previews.call_options``: record's ``call``, label) and until when a
+    # miscall may be corrected (``wording.correction_moment``).
+    options: tuple[tuple[int | None, str], ...] = ()
+    moment: str = "before the next tile"
 
 
 @dataclass(frozen=True)
@@ -152,9 +156,22 @@ class SheetRow:
 
 
 @dataclass(frozen=True)
+class SeriesRow:
+    """One side's running total in the day's series (Smartt §14); game points and Rubes where the book keeps them."""
+
+    side: str
+    wins: int
+    game_points: int | None = None
+    rubed: int | None = None
+
+
+@dataclass(frozen=True)
 class Sheet:
-    """The score sheet: the hands in order and the race to the target."""
+    """The score sheet: the hands in order, the race to the target and the day's series so far."""
 
     sides: tuple[str, ...]
     target: int
     rows: tuple[SheetRow, ...] = field(default_factory=tuple)
+    # ``wording.series_words``: each game won, then the totals (empty before the first game is won).
+    series_lines: tuple[str, ...] = ()
+    series: tuple[SeriesRow, ...] = ()

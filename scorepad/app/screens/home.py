@@ -12,7 +12,7 @@ from scorepad.app.screens.common import TOUCH, button, card, heading, ident, not
 from scorepad.app.screens.dispute import dispute_button, record_file_button
 from scorepad.app.screens.table_screen import message_bar
 from scorepad.rules.first_setter import METHOD_WORDS
-from scorepad.rules.presets import PRESETS, Topic, find_preset
+from scorepad.rules.presets import PRESETS, Topic, find_preset, renege_choices
 
 Act = Callable[..., Callable[[], None]]
 
@@ -224,7 +224,7 @@ def preset_buttons(chosen: str, act: Act, choose: Callable[[str], None]) -> ft.R
 def option_controls(
     form: NewMatchForm, act: Act, on_target: Callable[[str], None], *, partners_switch: bool = True
 ) -> list[ft.Control]:
-    """The preset's options as controls (target, muggins, double-nine, and partners for four players).
+    """The preset's options as controls (target, the renege procedure, muggins, double-nine, partners for four).
 
     Shared by the New match screen and the page that creates an event
     (which leaves out the partners switch: there the event's kind decides).
@@ -233,13 +233,14 @@ def option_controls(
         ident(
             "target",
             ft.TextField(
-                label="Target (blank: the preset's)",
+                label=f"Target (blank: the book's, {form.book_target()})",
                 value=form.target,
                 width=230,
                 keyboard_type=ft.KeyboardType.NUMBER,
                 on_change=lambda e: on_target(e.control.value or ""),
             ),
         ),
+        renege_control(form, act),
         ident(
             "muggins",
             ft.Switch(
@@ -271,6 +272,30 @@ def option_controls(
             )
         )
     return options
+
+
+def renege_control(form: NewMatchForm, act: Act) -> ft.Control:
+    """The renege procedures the book allows (``presets.renege_choices``, Smartt §11.1), each explained in a line.
+
+    ``renege-procedure`` holds one button per choice (``renege-procedure-rollback25``,
+    ``renege-procedure-deduct50``, ``renege-procedure-none``); the chosen one is filled.
+    """
+    choices = renege_choices(find_preset(form.rules))
+    chosen = form.renege if form.renege is not None else choices[0].value
+    rows: list[ft.Control] = [note("When a player reneges:", size=13)]
+    for choice in choices:
+        rows.append(
+            button(
+                f"renege-procedure-{choice.value or 'none'}",
+                choice.label,
+                act(setattr, form, "renege", choice.value),
+                kind="filled" if choice.value == chosen else "outlined",
+                compact=True,
+                expand=False,
+            )
+        )
+        rows.append(note(choice.explanation, size=12))
+    return ident("renege-procedure", ft.Column(rows, spacing=2, tight=True))
 
 
 def _first_setter_words(rules: str) -> str:

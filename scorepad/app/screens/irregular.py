@@ -10,9 +10,11 @@ from collections.abc import Callable
 
 import flet as ft
 
-from scorepad.app.models.irregular import END_WORDS, KIND_WORDS, MISDEAL, STANDS
+from scorepad.app.models.irregular import KIND_WORDS, MISDEAL, STANDS
 from scorepad.app.models.table import Table
 from scorepad.app.screens.common import TOUCH, button, card, heading, note, tappable, tile_face, wrap_row
+from scorepad.rules.misdeal import MISDEAL_CHOICES, Misdeal
+from scorepad.rules.wording import sentence
 
 Act = Callable[..., Callable[[], None]]
 
@@ -78,33 +80,32 @@ def _misdeal_rows(table: Table, act: Act) -> list[ft.Control]:
         ],
         spacing=6,
     )
+    # Smartt §11.4: the book's two cases, labelled and explained by the engine (scorepad.rules.misdeal).
+    ids = {Misdeal.TOO_FEW: "misdeal-plus", Misdeal.TOO_MANY: "misdeal-minus"}
     counts = wrap_row(
         [
             button(
-                "misdeal-plus",
-                "One tile too few: takes one",
-                act(menu.pick_count, 1),
-                kind="filled" if menu.count == 1 else "outlined",
-            ),
-            button(
-                "misdeal-minus",
-                "One too many: puts one back",
-                act(menu.pick_count, -1),
-                kind="filled" if menu.count == -1 else "outlined",
-            ),
+                ids[choice.kind],
+                choice.label,
+                act(menu.pick_misdeal, choice.kind),
+                kind="filled" if menu.misdeal is choice.kind else "outlined",
+            )
+            for choice in MISDEAL_CHOICES
         ],
         spacing=6,
     )
-    return [ft.Text("Who holds the wrong number of tiles?", size=13), seats, counts]
+    explained = next(choice.explanation for choice in MISDEAL_CHOICES if choice.kind is menu.misdeal)
+    return [ft.Text("Who holds the wrong number of tiles?", size=13), seats, counts, note(explained)]
 
 
 def _stood_rows(table: Table, act: Act) -> list[ft.Control]:
     menu = table.irregular
+    names = menu.end_names()
     ends = wrap_row(
         [
             button(
                 f"stands-at-{at}",
-                f"{END_WORDS[at].capitalize()} ({value})",
+                f"{sentence(names[at])} ({value})",
                 act(menu.pick_end, at),
                 kind="filled" if menu.at == at else "outlined",
             )

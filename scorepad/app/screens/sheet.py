@@ -91,8 +91,26 @@ def sheet_screen(
         for row in sheet.rows
     ]
     table = ft.Row([ft.DataTable(columns=columns, rows=rows, column_spacing=16)], scroll=ft.ScrollMode.AUTO)
+    series = _series(sheet)
     games = sorted({row.game for row in sheet.rows}) or [1]
     charts = [card(heading(f"Game {g}: the race to {sheet.target}"), _race_chart(sheet, g)) for g in games]
     # The match's label and names come after the sheet: a rename is rare, the sheet is read often.
     extra = [c for c in (paper, details) if c is not None]
-    return ft.Column([header, card(heading("Score sheet"), ident("score-sheet", table)), *extra, *charts], spacing=12)
+    sheets = [card(heading("Score sheet"), ident("score-sheet", table))] + ([series] if series is not None else [])
+    return ft.Column([header, *sheets, *extra, *charts], spacing=12)
+
+
+def _series(sheet: Sheet) -> ft.Control | None:
+    """The day's series (Smartt §14): each game won in words, then one line of running totals per side (``series-S``).
+
+    Lines, not columns: they fit a 360 px phone with four sides.
+    """
+    if not sheet.series:
+        return None
+    lines: list[ft.Control] = [ft.Text(line, size=13) for line in sheet.series_lines]
+    for s, row in enumerate(sheet.series):
+        parts = [row.side, f"games {row.wins}"]
+        if row.game_points is not None and row.rubed is not None:
+            parts += [f"game points {row.game_points}", f"Rubed {row.rubed}"]
+        lines.append(ident(f"series-{s}", ft.Text(" · ".join(parts), size=14, weight=ft.FontWeight.BOLD)))
+    return card(heading("The day's series"), ident("series", ft.Column(lines, spacing=4)))

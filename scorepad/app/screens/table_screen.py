@@ -257,25 +257,21 @@ def call_row(table: Table, act: Act) -> ft.Control | None:
         f": scores {panel.score}." if panel.score else ": no score."
     )
     called = "nothing" if panel.call == 0 else str(panel.call)
+    # The engine's quick answers (previews.call_options): one "No score" on a play that scored nothing.
+    quick = {None: ("call-ok", not panel.flags), 0: ("call-none", panel.call == 0 and bool(panel.score))}
     top = ft.Row(
         [
-            button(
-                "call-ok",
-                f"Called {panel.score}" if panel.score else "No score",
-                _entry(table, act, table.call, None),
-                kind="filled" if not panel.flags else "outlined",
-                compact=True,
-                expand=False,
-                frame=table.revision,
-            ),
-            button(
-                "call-none",
-                "Not called",
-                _entry(table, act, table.call, 0),
-                kind="filled" if panel.call == 0 and panel.score else "outlined",
-                compact=True,
-                expand=False,
-                frame=table.revision,
+            *(
+                button(
+                    quick[call][0],
+                    label,
+                    _entry(table, act, table.call, call),
+                    kind="filled" if quick[call][1] else "outlined",
+                    compact=True,
+                    expand=False,
+                    frame=table.revision,
+                )
+                for call, label in panel.options
             ),
             ft.Container(expand=True),
             button("call-close", "Hide", act(table.close_call), kind="text", compact=True, expand=False),
@@ -313,7 +309,7 @@ def call_row(table: Table, act: Act) -> ft.Control | None:
         rows.append(
             button(
                 "call-fix",
-                f"Corrected before the next tile: record {panel.score}",
+                f"Corrected {panel.moment}: record {panel.score}",
                 _entry(table, act, table.fix_call),
                 kind="tonal",
                 frame=table.revision,
@@ -632,10 +628,12 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
     picking = phase == PLAY or (phase == SETTLE and table.settle_seat is not None)
     pending = table.pending_end_words()
     tapping = table.tapping_words()
+    owed = table.renege_pending_words()
     next_tap: list[ft.Control | None] = [
         _safe(lambda: message_bar(table.message), table),
         note(pending, identifier="end-pending", size=14, color=ft.Colors.TERTIARY) if pending else None,
         note(tapping, identifier="tapping", size=14) if tapping else None,
+        note(owed, identifier="renege-pending", size=14) if owed else None,
         note(table.last_entry_words() or "", identifier="last-entry", size=14) if table.last_entry_words() else None,
         _safe(lambda: _sayings(table), table),
     ]
