@@ -242,7 +242,7 @@ def _line(match: MatchState, index: int, finding: Finding, step: int) -> Finding
         title=finding.title,
         ruling=finding.ruling,
         pays=pays,
-        tiles=tuple(parse_tile(tile) for tile in finding.tiles),
+        tiles=tuple(parse_tile(tile, match.rules.max_pip) for tile in finding.tiles),
         shown=finding.event == step,
     )
 
