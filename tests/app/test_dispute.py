@@ -69,7 +69,7 @@ def test_renege_evidence_settlement_and_ruling() -> None:
 
 
 def test_a_bad_record_file_is_one_sentence(store) -> None:
-    pad = ScorePad(store)
+    pad = ScorePad(store, caller=Caller.local())
     pad.open_record(b"{not json", "mine.json")
     assert pad.screen == HOME and pad.message is not None and pad.message.startswith("mine.json: not JSON")
     pad.open_record(record_text("episcopal").encode(), "episcopal.json")
@@ -88,7 +88,7 @@ def _walk_notes(dispute: Dispute | None) -> list[str]:
 
 def test_a_stored_match_opens_from_its_route(store) -> None:
     match_id = store.import_record(record_text("renege-proved"), caller=Caller.local())
-    pad = ScorePad(store)
+    pad = ScorePad(store, caller=Caller.local())
     pad.open_route(f"/dispute/{match_id}")
     assert pad.screen == DISPUTE and pad.route == f"/dispute/{match_id}"
     assert pad.dispute is not None and pad.dispute.view().event == "Ann sets 5-5 (Gold Nuggets): count 10, scores 10"
