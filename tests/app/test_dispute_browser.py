@@ -37,7 +37,8 @@ def serve(tmp_path: Path, record: Path) -> Iterator[tuple[AppServer, int]]:
         match_id = store.import_record(record.read_text(), caller=Caller.local())
     finally:
         store.close()
-    app = AppServer(url).start(log_path=tmp_path / "server.log")
+    # A loaded machine may take a while to start the server: wait on its answer, longer than the default.
+    app = AppServer(url).start(timeout=120, log_path=tmp_path / "server.log")
     yield app, match_id
     app.stop()
 
