@@ -152,11 +152,14 @@ def test_a_proved_renege_one_tap_from_the_findings_and_back_and_next_at_the_thum
         shots = Path(os.environ.get("SCOREPAD_SHOTS", tmp_path))
         page.page.wait_for_timeout(300)  # let the canvas paint the frame the tree already shows
         page.screenshot(shots / "dispute-finding-phone.png")
-        # Next to the end and Back to the start, each tap where the thumb is, at every event.
+        # Next to the end and Back to the start, each tap where the thumb is, at every event, after
+        # reading the event down to its ruling (the foot of what scrolls), as a referee would.
         for event in range(3, 21):
+            page.scroll_into_view("dispute-ruling")
             thumb_tap(page, "dispute-next")
             page.wait_contains("dispute-where", f"event {event} of 20")
         for event in range(19, -1, -1):
+            page.scroll_into_view("dispute-ruling")
             thumb_tap(page, "dispute-back")
             page.wait_contains("dispute-where", f"event {event} of 20")
     finally:
