@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from scorepad.access import Caller
@@ -108,3 +109,40 @@ def test_a_jaques_game_never_cites_smartt() -> None:
     assert not any("Smartt §" in line for line in seen)
     assert all("not of this book" in line for line in seen if "Smartt" in line)
     assert any("Jaques" in line for line in seen)
+
+
+def test_the_hands_findings_jump_to_their_event_with_the_ruling_and_the_tiles() -> None:
+    # Bob draws at event 2 holding 3-5, which fitted the 5s open then, and shows it at event 5 (Smartt §11.1).
+    dispute = Dispute.from_record(record_text("renege-proved-long"), name="long")
+    dispute.go_to(1, 19)
+    (finding,) = dispute.view().findings
+    assert (finding.index, finding.event, finding.kind, finding.title) == (0, 2, "renege", "Renege by Bob, proved")
+    assert finding.tiles == ((3, 5),) and not finding.shown
+    # The engine's §11.1 preview: the hand stops, Bob goes back to 0 less 25, and Bob pays.
+    assert "Bob goes back to 0 (start of hand) less 25 = -25" in finding.ruling
+    assert "Scores: Ann 40, Bob -25, instead of Ann 40, Bob 0." in finding.ruling
+    assert finding.pays == "Bob pays"
+    dispute.open_finding(0)
+    view = dispute.view()
+    assert view.where == "Hand 1 of 1 (game 1) · event 2 of 20" and view.findings[0].shown
+    dispute.open_finding(5)  # no such finding: nothing moves
+    assert dispute.step == 2
+
+
+def test_a_partnership_pays_together_for_a_renege() -> None:
+    # Four players, deduct50: P3 draws at event 4 and, at event 9, shows 5-3, which fitted the 5s then.
+    events = [{"play": "5-5"}, {"play": "5-6", "at": "left"}, {"play": "6-6", "at": "left"}, {"draw": 1}]
+    events += [{"play": "5-1", "at": "right"}, {"play": "6-2", "at": "left"}, {"play": "1-1", "at": "right"}]
+    events += [{"play": "2-2", "at": "left"}, {"play": "5-3", "at": "up"}]
+    record = {
+        "format": "sniff-record/1",
+        "rules": "smartt",
+        "players": ["Ann", "Bob", "Cat", "Dan"],
+        "options": {"renege": "deduct50"},
+        "hands": [{"setter": 0, "events": events}],
+    }
+    dispute = Dispute.from_record(json.dumps(record), name="partners")
+    (finding,) = [f for f in dispute.view().findings if f.kind == "renege"]
+    assert finding.pays == "Bob & Dan pay"
+    assert "Bob & Dan lose 50 when the hand ends" in finding.ruling
+    assert finding.tiles == ((3, 5),)

@@ -15,10 +15,11 @@ import pytest
 
 from scorepad.access import Caller
 from scorepad.store import open_store
-from tests.browser import CHROMIUM, AppServer, TablePage, launch_chromium
+from tests.browser import CHROMIUM, AppServer, TablePage, launch_chromium, sel
 
 SMALL = {"width": 360, "height": 640}
 RECORD = Path(__file__).parent.parent / "data" / "analysis" / "renege-cleared.json"
+LONG = RECORD.parent / "renege-proved-long.json"  # 20 events; Bob's renege proved at event 2
 
 pytestmark = [
     pytest.mark.browser,
@@ -28,18 +29,28 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def stored(tmp_path: Path) -> Iterator[tuple[AppServer, int]]:
-    """The app served over a database holding the hand-made record as a match."""
+def serve(tmp_path: Path, record: Path) -> Iterator[tuple[AppServer, int]]:
+    """The app served over a database holding a hand-made record as a match."""
     url = f"sqlite:///{tmp_path / 'table.db'}"
     store = open_store(url=url)
     try:
-        match_id = store.import_record(RECORD.read_text(), caller=Caller.local())
+        match_id = store.import_record(record.read_text(), caller=Caller.local())
     finally:
         store.close()
-    app = AppServer(url).start(log_path=tmp_path / "server.log")
+    # A loaded machine may take a while to start the server: wait on its answer, longer than the default.
+    app = AppServer(url).start(timeout=120, log_path=tmp_path / "server.log")
     yield app, match_id
     app.stop()
+
+
+@pytest.fixture
+def stored(tmp_path: Path) -> Iterator[tuple[AppServer, int]]:
+    yield from serve(tmp_path, RECORD)
+
+
+@pytest.fixture
+def long_hand(tmp_path: Path) -> Iterator[tuple[AppServer, int]]:
+    yield from serve(tmp_path, LONG)
 
 
 @pytest.fixture
@@ -106,5 +117,50 @@ def test_a_record_file_chosen_on_the_phone_opens_on_the_dispute_screen(
         assert page.text("dispute-count").endswith("= 10")
         page.wait_contains("dispute-note-1", "Episcopal! a count of 10 with the ends 1, 2, 3 and 4")
         assert page.text("dispute-ruling") == "Hand 1 is still in play, Ann to move: Ann 0, Bob 10."
+    finally:
+        page.close()
+
+
+def thumb_tap(page: TablePage, identifier: str) -> None:
+    """Tap a control where it is, without scrolling: it must lie wholly inside the viewport."""
+    box = page.page.locator(sel(identifier)).first.bounding_box()
+    assert box is not None, f"{identifier} is not drawn"
+    assert box["y"] >= 0 and box["y"] + box["height"] <= SMALL["height"], f"{identifier} is out of view: {box}"
+    assert box["x"] >= 0 and box["x"] + box["width"] <= SMALL["width"], f"{identifier} is out of view: {box}"
+    page.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def test_a_proved_renege_one_tap_from_the_findings_and_back_and_next_at_the_thumb(
+    chromium: Any, long_hand: tuple[AppServer, int], tmp_path: Path
+) -> None:
+    server, match_id = long_hand
+    page = TablePage(chromium, server.url, viewport=SMALL)
+    page.open()
+    try:
+        page.tap("history")
+        page.tap(f"dispute-{match_id}")
+        page.wait_contains("dispute-where", "event 1 of 20")
+        assert page.text("finding-0") == "Event 2 · Renege by Bob, proved"
+        assert page.text("finding-0-pays") == "Bob pays"
+        assert page.page.get_by_role("img", name="tile 3-5").count() == 1  # the evidence, as a tile
+        thumb_tap(page, "finding-0")  # one tap: the event and the ruling it leads to
+        page.wait_contains("dispute-where", "event 2 of 20")
+        page.wait_contains("dispute-event", "Bob draws")
+        ruling = page.text("finding-0-ruling")
+        assert "The hand stops (Smartt §11.1). Bob goes back to 0 (start of hand) less 25 = -25" in ruling
+        assert "Scores: Ann 40, Bob -25, instead of Ann 40, Bob 0." in ruling
+        shots = Path(os.environ.get("SCOREPAD_SHOTS", tmp_path))
+        page.page.wait_for_timeout(300)  # let the canvas paint the frame the tree already shows
+        page.screenshot(shots / "dispute-finding-phone.png")
+        # Next to the end and Back to the start, each tap where the thumb is, at every event, after
+        # reading the event down to its ruling (the foot of what scrolls), as a referee would.
+        for event in range(3, 21):
+            page.scroll_into_view("dispute-ruling")
+            thumb_tap(page, "dispute-next")
+            page.wait_contains("dispute-where", f"event {event} of 20")
+        for event in range(19, -1, -1):
+            page.scroll_into_view("dispute-ruling")
+            thumb_tap(page, "dispute-back")
+            page.wait_contains("dispute-where", f"event {event} of 20")
     finally:
         page.close()

@@ -13,13 +13,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorepad.analysis import HandAnalysis, analyse_hand
+from scorepad.analysis.findings import Finding, hand_findings
 from scorepad.analysis.narrate import clutch_words, event_words, placing_words, renege_line
 from scorepad.app.models.readings import picture_of
 from scorepad.app.models.views import Picture
-from scorepad.rules import HandState, MatchState, Play, RuleSet, SniffError, load_record, replay
+from scorepad.rules import HandState, MatchState, Play, RuleSet, SniffError, load_record, parse_tile, replay
 from scorepad.rules.presets import Topic
 from scorepad.rules.rulesets import cited
-from scorepad.rules.wording import call_consequence, end_words, renege_words, scores_words, settlement_steps
+from scorepad.rules.wording import (
+    call_consequence,
+    end_words,
+    renege_words,
+    scores_words,
+    settlement_steps,
+    side_does,
+)
 
 
 @dataclass(frozen=True)
@@ -29,6 +37,20 @@ class CountPart:
     label: str
     points: int
     section: str
+
+
+@dataclass(frozen=True)
+class FindingLine:
+    """One finding of the hand as the screen lists it: what, where, the ruling it leads to and its evidence."""
+
+    index: int  # its place in the hand's findings, from 0: the screen's ``finding-N``
+    event: int  # the event it jumps to, from 1
+    kind: str  # "renege", "missed score", "miscall", "missed automatic"
+    title: str
+    ruling: str  # the analysis's ruling, the engine's §11.1 preview included for a renege
+    pays: str | None  # who pays the penalty ("Bob pays", "Ann & Cat pay"), in the engine's words
+    tiles: tuple[tuple[int, int], ...]  # the evidence, as tiles
+    shown: bool  # whether the event shown is the finding's event
 
 
 @dataclass(frozen=True)
@@ -47,6 +69,7 @@ class DisputeView:
     notes: tuple[str, ...]  # the analysis at this event: choices, automatics, renege evidence, words
     settlement: tuple[str, ...]  # the settlement step by step, once the hand's end is shown
     ruling: str  # the hand's final ruling in one sentence
+    findings: tuple[FindingLine, ...]  # the hand's findings, in event order
     hands: int
     hand: int
     can_back: bool
@@ -68,6 +91,7 @@ class Dispute:
         self.match_id = match_id
         # Each hand is analysed when first shown: opening a long match costs one hand, not all.
         self._found: dict[int, HandAnalysis] = {}
+        self._findings: dict[int, tuple[Finding, ...]] = {}
         self.hand = 1
         self.step = min(1, len(match.hands[0].events))
 
@@ -118,6 +142,12 @@ class Dispute:
         self.jump(number)
         self.step = max(0, min(step, self._events(self.hand)))
 
+    def open_finding(self, index: int) -> None:
+        """Show the event of finding ``index`` (from 0) of the hand shown; an unknown index changes nothing."""
+        found = self.findings_of(self.hand)
+        if 0 <= index < len(found):
+            self.go_to(self.hand, found[index].event)
+
     # -- reading ---------------------------------------------------------------------
 
     def analysis_of(self, number: int) -> HandAnalysis:
@@ -125,6 +155,12 @@ class Dispute:
         if number not in self._found:
             self._found[number] = analyse_hand(self.match, self.match.hands[number - 1])
         return self._found[number]
+
+    def findings_of(self, number: int) -> tuple[Finding, ...]:
+        """The findings of hand ``number`` (from 1), as the analysis gives them, worked out once."""
+        if number not in self._findings:
+            self._findings[number] = hand_findings(self.match, self.analysis_of(number))
+        return self._findings[number]
 
     def view(self) -> DisputeView:
         """What to draw for the hand and step shown."""
@@ -173,6 +209,7 @@ class Dispute:
             notes=tuple(notes),
             settlement=settlement,
             ruling=ruling(match, hand),
+            findings=tuple(_line(match, i, f, self.step) for i, f in enumerate(self.findings_of(self.hand))),
             hands=last_hand,
             hand=self.hand,
             can_back=self.hand > 1 or self.step > 0,
@@ -193,6 +230,21 @@ def ruling(match: MatchState, hand: HandState) -> str:
     elif hand.settlement is not None and hand.settlement.debits is not None:
         words += ", and each player's pips are taken off"
     return f"Hand {hand.number}: {words}; {after}."
+
+
+def _line(match: MatchState, index: int, finding: Finding, step: int) -> FindingLine:
+    """One finding as the screen lists it; the payers are the engine's preview of the penalty."""
+    pays = side_does(match, finding.penalty.side, "pays") if finding.penalty is not None else None
+    return FindingLine(
+        index=index,
+        event=finding.event,
+        kind=str(finding.kind),
+        title=finding.title,
+        ruling=finding.ruling,
+        pays=pays,
+        tiles=tuple(parse_tile(tile, match.rules.max_pip) for tile in finding.tiles),
+        shown=finding.event == step,
+    )
 
 
 def _replayed(match: MatchState, hand: HandState, step: int) -> HandState:

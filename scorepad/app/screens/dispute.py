@@ -1,7 +1,9 @@
 """The Dispute screen: one match, event by event, with why every count and ruling is what it is.
 
-Phone first (360 px wide): the moving buttons on top, the layout picture, the
-board count part by part with the rule behind each, the call judged, what the
+Phone first (360x640): Back and Next fixed at the bottom, at the thumb; above
+them, scrolling, the hand's findings (each one tap from its event, with the
+ruling it leads to, who pays and its tiles), the layout picture, the board
+count part by part with the rule behind each, the call judged, what the
 analysis found, the settlement and the hand's ruling. It only draws a
 ``DisputeView`` and forwards taps to the ``Dispute`` model.
 """
@@ -14,10 +16,11 @@ from typing import Any
 import flet as ft
 
 from scorepad.app.models.dispute import Dispute, DisputeView
-from scorepad.app.screens.common import TOUCH, button, card, heading, ident, note, tappable, wrap_row
+from scorepad.app.screens.common import TOUCH, button, card, heading, ident, note, tappable, tile_face, wrap_row
 from scorepad.app.screens.picture import layout_picture
 
 Act = Callable[..., Callable[[], None]]
+STRETCH = ft.CrossAxisAlignment.STRETCH
 HAND_BUTTONS = 9  # hand buttons around the one shown; a long match is not a wall of buttons
 
 
@@ -30,11 +33,19 @@ def hand_numbers(view: DisputeView) -> list[int]:
 
 
 def dispute_screen(dispute: Dispute, act: Act, header: ft.Control, *, width: float = 360) -> ft.Control:
-    """Draw the dispute at the event shown."""
+    """Draw the dispute at the event shown: what it shows scrolls, Back and Next stay at the thumb."""
     view = dispute.view()
+    # Back and Next sit below the scrolling part, so every event is one tap away without a scroll.
     moves = ft.Row(
         [
-            button("dispute-back", "Back", act(dispute.back), icon=ft.Icons.CHEVRON_LEFT, disabled=not view.can_back),
+            button(
+                "dispute-back",
+                "Back",
+                act(dispute.back),
+                icon=ft.Icons.CHEVRON_LEFT,
+                disabled=not view.can_back,
+                expand=True,
+            ),
             button(
                 "dispute-next",
                 "Next",
@@ -42,6 +53,7 @@ def dispute_screen(dispute: Dispute, act: Act, header: ft.Control, *, width: flo
                 icon=ft.Icons.CHEVRON_RIGHT,
                 kind="filled",
                 disabled=not view.can_next,
+                expand=True,
             ),
         ],
         spacing=8,
@@ -59,26 +71,21 @@ def dispute_screen(dispute: Dispute, act: Act, header: ft.Control, *, width: flo
         ],
         spacing=4,
     )
-    parts = [note(f"{p.label}: {p.points}" + (f" ({p.section})" if p.section else ""), size=13) for p in view.parts]
-    count = card(
-        heading(f"Board count {view.count}"),
-        ident("dispute-count", ft.Text(view.count_words, size=13)),
-        *parts,
-    )
+    # The count once: its parts with the rule behind each, summed.
+    count = card(heading("Board count"), ident("dispute-count", ft.Text(view.count_words, size=13)))
     judged: list[ft.Control] = []
     if view.call:
         judged.append(note(view.call, identifier="dispute-call", size=13))
     found = [note(line, identifier=f"dispute-note-{i}", size=13) for i, line in enumerate(view.notes)]
     rows: list[ft.Control] = [
-        header,
         heading(view.title, size=16),
         note(view.where, identifier="dispute-where", size=13),
-        moves,
         hands,
         ident("dispute-event", ft.Text(view.event, size=15, weight=ft.FontWeight.BOLD)),
-        layout_picture(view.picture, room=int(max(width, 320)) - 48),
-        count,
     ]
+    if view.findings:
+        rows.append(findings_card(dispute, view, act))
+    rows += [layout_picture(view.picture, room=int(max(width, 320)) - 48), count]
     if judged:
         rows.append(card(heading("The call"), *judged))
     if found:
@@ -93,7 +100,30 @@ def dispute_screen(dispute: Dispute, act: Act, header: ft.Control, *, width: flo
     rows.append(note(f"Scores: {view.scores}", identifier="dispute-scores", size=13))
     rows.append(card(heading("Ruling"), ident("dispute-ruling", ft.Text(view.ruling, size=14))))
     # Every panel as wide as the screen, whatever its text.
-    return ft.Column(rows, spacing=10, tight=True, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    shown = ft.Column(rows, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True, horizontal_alignment=STRETCH)
+    return ft.Column([header, shown, moves], spacing=8, expand=True, horizontal_alignment=STRETCH)
+
+
+def findings_card(dispute: Dispute, view: DisputeView, act: Act) -> ft.Control:
+    """The hand's findings: one tap on a finding shows its event; the finding shown gives its ruling."""
+    entries: list[ft.Control] = [heading(f"Findings in hand {view.hand}")]
+    for line in view.findings:
+        n = line.index
+        entries.append(
+            button(
+                f"finding-{n}",
+                f"Event {line.event} · {line.title}",
+                act(dispute.open_finding, n),
+                kind="filled" if line.shown else "outlined",
+            )
+        )
+        evidence: list[ft.Control] = [tile_face(a, b, flat=True, size=18, label=f"tile {a}-{b}") for a, b in line.tiles]
+        if line.pays:
+            evidence.append(note(line.pays, identifier=f"finding-{n}-pays", size=13))
+        entries.append(ident(f"finding-{n}-tiles", wrap_row(evidence, spacing=6)))
+        if line.shown:
+            entries.append(note(line.ruling, identifier=f"finding-{n}-ruling", size=13))
+    return card(*entries)
 
 
 def dispute_button(pad: Any, act: Act, match_id: Any) -> ft.Control:
