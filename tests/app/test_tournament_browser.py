@@ -56,7 +56,10 @@ HALL_SECONDS = 2.0
 def served(tmp_path: Path) -> Iterator[AppServer]:
     """A server on a fresh SQLite file (no event yet)."""
     renderer = "canvaskit" if os.environ.get("SCOREPAD_SCREENSHOTS") else None
-    app = AppServer(f"sqlite:///{tmp_path / 'event.db'}", renderer=renderer).start(log_path=tmp_path / "server.log")
+    # A start takes about 30 s on the 2-core machine under load (importing the store alone takes half of it).
+    app = AppServer(f"sqlite:///{tmp_path / 'event.db'}", renderer=renderer).start(
+        log_path=tmp_path / "server.log", timeout=120
+    )
     try:
         yield app
     finally:
