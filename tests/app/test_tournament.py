@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from scorepad.app.models.tournament import (
     Hall,
     TableDevice,
     Watch,
+    game_scores,
     is_new_event_route,
     parse_event_route,
     query_value,
@@ -225,17 +227,121 @@ def test_the_hall_rotates_and_hides_standings_in_the_last_round(store: Store, ev
     assert "standings" not in hall.pages()
 
 
+class Clock:
+    """A clock a test moves by hand (seconds since the epoch, as ``time.time``)."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_a_spectator_sees_the_table_after_its_delay(store: Store, event) -> None:
     service, event_id, _desk, codes = event
     _device, table = device_on(service, event_id, codes[1], store)
-    watch = Watch(service, event_id, 1, delay=30)
+    clock = Clock(time.time())
+    watch = Watch(service, event_id, 1, delay=30, clock=clock)
     assert watch.find()
     play_hand(table, first_game_hand())
-    watch.saw(now=100.0)
-    assert watch.shown(now=100.0).hands == []  # the first state seen, until 30 s have passed
-    assert watch.next_due(now=100.0) == pytest.approx(30.0)
-    assert len(watch.shown(now=131.0).hands) == 1
-    assert any(line == "Hand 1" for line in watch.lines(now=131.0))
+    clock.now += 1
+    watch.saw()
+    assert watch.shown().hands == []  # the first state seen, until 30 s have passed
+    assert watch.next_due() == pytest.approx(30.0)
+    clock.now += 31
+    assert len(watch.shown().hands) == 1
+    assert any(line == "Hand 1" for line in watch.lines())
+
+
+def clock_past(moment: float) -> None:
+    """Wait until the clock has passed ``moment`` (the audit's time of the last entry), so the next entry is later."""
+    while time.time() <= moment:
+        time.sleep(0.001)
+
+
+def test_a_fresh_delayed_page_starts_its_delay_behind(store: Store, event) -> None:
+    # Issue 18 §5: a page opened 60 s after the first half of a hand was entered shows that half, not the
+    # live table, and then each later entry 60 s after it was made.
+    service, event_id, _desk, codes = event
+    _device, table = device_on(service, event_id, codes[1], store)
+    hand = first_game_hand()
+    half = len(hand["events"]) // 2
+    play_hand(table, {"setter": hand["setter"], "events": hand["events"][:half]})
+    then = store.load(table.match_id)
+    cut = store.audit(table.match_id)[-1].at.timestamp()
+    clock_past(cut)
+    rest = store.audit(table.match_id)
+    for event_ in hand["events"][half:]:
+        store.append(table.match_id, event_, device=table.device)
+    store.settle(table.match_id, hand["remaining"], device=table.device)
+    now = store.load(table.match_id)
+    later = [a.at.timestamp() for a in store.audit(table.match_id)[len(rest) :]]
+    assert min(later) > cut
+
+    clock = Clock(cut + 60)
+    watch = Watch(service, event_id, 1, delay=60, clock=clock)
+    assert watch.find()
+    shown = watch.shown()
+    assert shown.revision == then.revision < now.revision
+    assert len(shown.hands[0].events) == half and not shown.hands[0].finished
+    assert watch.next_due() == pytest.approx(later[0] + 60 - clock.now)
+    first_lines = watch.lines()
+    # As the clock moves on, each later entry is shown 60 s after it was made: the last is the match now.
+    clock.now = later[-1] + 60
+    assert watch.shown().revision == now.revision
+    assert watch.shown().hands[0].finished
+    assert watch.next_due() is None
+    # A page without a delay shows the match now.
+    live = Watch(service, event_id, 1, clock=clock)
+    assert live.find() and live.shown().revision == now.revision
+    # What the fresh page drew first was not the live table's account.
+    assert first_lines != live.lines() and live.lines() == watch.lines()
+
+
+def test_the_hall_shows_live_scores_byes_names_standings_and_game_scores(store: Store) -> None:
+    # Issue 18 §10: each table's live score and hand while it plays, "Table 3: Eve, bye", everyone by name in
+    # alphabetical order with a table number, the standings in columns with their working, results with games.
+    service = TournamentService(store)
+    event_id = service.create_event(name="Hall", password=PASSWORD, rounds=2, seed="h")
+    desk = Desk(service, event_id)
+    assert desk.sign_in(PASSWORD), desk.message
+    for name in ("eve", "Dee", "Cy", "Bob", "Ann"):
+        assert desk.register(name), desk.message
+    assert desk.pair(), desk.message
+    hall = Hall(service, event_id)
+    hall.load()
+    tables = hall.hall_tables()
+    bye = next(t for t in tables if t.bye)
+    assert bye.line == f"Table {bye.number}: {bye.sides[0]}, bye" and bye.hand == "bye"
+    assert all(t.hand == "not started" and t.scores == () for t in tables if not t.bye)
+    names = [name for name, _where in hall.name_rows()]
+    assert names == ["Ann", "Bob", "Cy", "Dee", "eve"]
+    for name, where in hall.name_rows():
+        table = next(t for t in tables if any(name in side for side in t.sides))
+        assert where == ("bye" if table.bye else f"table {table.number}")
+    # Half a hand at table 1: the hall reads the match as it stands, not only what is confirmed.
+    _device, table = device_on(service, event_id, desk.codes[1], store)
+    hand = first_game_hand()
+    half = len(hand["events"]) // 2
+    play_hand(table, {"setter": hand["setter"], "events": hand["events"][:half]})
+    hall.load()
+    one = hall.hall_tables()[0]
+    assert one.hand == "hand 1 in play"
+    assert one.scores == tuple(table.state.scores) and len(one.scores) == 2
+    assert hall.standing_columns()[:2] == ("#", "Name")
+    rows = hall.standing_rows()
+    assert len(rows) == 5 and all(len(row) == len(hall.standing_columns()) for row in rows)
+    name, working = hall.working(0)
+    assert name == hall.standings[0].name and working == tuple(hall.standings[0].working)
+    assert any(title == bye.line and figures == "no game this round" for title, figures in hall.result_rows())
+
+
+def test_game_scores_are_the_finished_games_final_scores() -> None:
+    match, _ = simulate("smartt", 2, 200, 3, {"target": 60})
+    games = match.games()
+    assert games, "the simulated match finished a game"
+    assert game_scores(match) == "games " + ", ".join(f"{g.scores[0]}-{g.scores[1]}" for g in games)
+    assert game_scores(None) == ""
 
 
 def test_guarded_store_turns_a_refusal_into_one_sentence() -> None:
@@ -451,6 +557,8 @@ def test_a_fours_table_phone_plays_a_partnership_hand_and_the_other_side_confirm
     hall = Hall(service, event_id)
     hall.load()
     assert f"{a}: table 1 (with {c} v {b}, {d})" in hall.by_name()
+    # The hall shows the partnerships, not four names in a row (issue 18 §10).
+    assert hall.hall_tables()[0].line == f"Table 1: {a} & {c} v {b} & {d}"
     device, table = device_on(service, event_id, desk.codes[1], store)
     assert table.state.players == [a, b, c, d] and table.state.rules.partners
     match, _ = simulate("smartt", 4, 200, 5, {"partners": True})

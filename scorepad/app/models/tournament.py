@@ -23,6 +23,10 @@ from scorepad.app.models.state import NewMatchForm
 from scorepad.rules import PRESETS, SniffError, make_ruleset, narrate
 from scorepad.rules.wording import sentence
 from scorepad.store import StoreError
+from scorepad.store.log import Entry as LogEntry
+from scorepad.store.log import fold
+from scorepad.store.replay import rebuild
+from scorepad.store.repository import MatchHeader
 from scorepad.tournament import TournamentService
 from scorepad.tournament.access import PASSWORD_MIN
 from scorepad.tournament.errors import TournamentError
@@ -220,6 +224,8 @@ class BoardData:
     round: Any
     standings: list[Any]
     loaded_at: float
+    # The round's matches as they stand now, by match id (the hall's live scores; empty for the others).
+    live: dict[int, Any] = field(default_factory=dict)
 
 
 class Board:
@@ -234,6 +240,7 @@ class Board:
         self.standings: list[Any] = []
         self.message: str | None = None
         self.loaded_at = 0.0
+        self.live: dict[int, Any] = {}
 
     def load(self) -> None:
         """Read the event, its latest round and the standings again. Raises ``TournamentError`` for no event."""
@@ -257,6 +264,7 @@ class Board:
     def show(self, data: BoardData) -> None:
         """Show what ``read`` read."""
         self.info, self.round, self.standings, self.loaded_at = data.info, data.round, data.standings, data.loaded_at
+        self.live = data.live
 
     def match_ids(self) -> list[int]:
         """The matches of the round shown (the screens follow them live)."""
@@ -307,13 +315,77 @@ class Board:
         return self.round is not None and self.round.number >= int(self.info.get("rounds") or 0)
 
 
+@dataclass(frozen=True)
+class HallTable:
+    """One table of the round as the hall shows it: the sides, and while it plays its score and hand."""
+
+    number: int
+    # One a side: "Ann", or "Ray & Ned" for partners at a four-player table.
+    sides: tuple[str, ...]
+    # The running score of the game in play, a side each (empty before the first hand and for a bye).
+    scores: tuple[int, ...]
+    # How far the table is: "hand 2 in play", "hand 2 to settle", "not started", "bye", "forfeit".
+    hand: str
+    # Games won so far in the round, a side each (empty until one is won).
+    games: tuple[int, ...]
+    bye: bool
+    provisional: bool
+
+    @property
+    def line(self) -> str:
+        """The table in one line: "Table 1: Ann v Bob", "Table 5: Ivy, bye"."""
+        if self.bye:
+            return f"Table {self.number}: {' & '.join(self.sides)}, bye"
+        return f"Table {self.number}: {' v '.join(self.sides)}"
+
+
+def hand_words(view: Any, state: Any) -> str:
+    """How far a table has come, for the hall: "hand 2 in play", "hand 2 to settle", "hand 2 played"."""
+    if view.bye:
+        return "bye"
+    if view.forfeit is not None:
+        return "forfeit"
+    hand = state.current if state is not None else None
+    if hand is None:
+        return "not started"
+    if hand.needs_settlement:
+        return f"hand {hand.number} to settle"
+    if not hand.finished:
+        return f"hand {hand.number} in play"
+    result = view.result
+    waiting = 0 if result is None else result.hands_finished - result.hands_confirmed
+    return f"hand {hand.number} played" + (f", {waiting} to confirm" if waiting else "")
+
+
+def game_scores(state: Any) -> str:
+    """The finished games' final scores: "games 121-86, 61-70" (empty before a game ends)."""
+    games = state.games() if state is not None else []
+    if not games:
+        return ""
+    return "games " + ", ".join("-".join(str(score) for score in game.scores) for game in games)
+
+
 class Hall(Board):
-    """The hall screen: the board in rotating pages; standings can be hidden in the last round."""
+    """The hall screen: the board in rotating pages; standings can be hidden in the last round.
+
+    Besides the board, the hall reads each table's match as it stands
+    (``live``), so a table in play shows its score and hand at once.
+    """
 
     def __init__(self, service: TournamentService, event_id: int, *, hide_last: bool = False) -> None:
         super().__init__(service, event_id, None)
         self.hide_last = hide_last
         self.index = 0
+
+    def read(self) -> BoardData:
+        """The board's reading and every table's match as it stands. Raises ``TournamentError``, ``StoreError``."""
+        data = super().read()
+        live = {}
+        if data.round is not None:
+            for view in data.round.tables:
+                if view.match_id is not None:
+                    live[view.match_id] = self.service.store.load(view.match_id)
+        return replace(data, live=live)
 
     def pages(self) -> list[str]:
         """The pages shown in turn (standings left out in the last round when asked)."""
@@ -329,6 +401,73 @@ class Hall(Board):
     def rotate(self) -> None:
         """Show the next page."""
         self.index = (self.index + 1) % len(self.pages())
+
+    def hall_tables(self) -> list[HallTable]:
+        """The round's tables and byes with their live scores and hands."""
+        if self.round is None:
+            return []
+        out = []
+        for view in self.round.tables:
+            state = self.live.get(view.match_id) if view.match_id is not None else None
+            won = [game.winner for game in state.games()] if state is not None else []
+            sides = len(view.teams)
+            out.append(
+                HallTable(
+                    number=view.number,
+                    sides=tuple(" & ".join(team) for team in view.teams),
+                    scores=tuple(state.scores) if state is not None and state.hands else (),
+                    hand=hand_words(view, state),
+                    games=tuple(won.count(side) for side in range(sides)) if won else (),
+                    bye=view.bye,
+                    provisional=view.result is not None and view.result.provisional,
+                )
+            )
+        return out
+
+    def name_rows(self) -> list[tuple[str, str]]:
+        """Everyone of the round in alphabetical order with where they play: ("Ann", "table 2"), ("Ivy", "bye")."""
+        if self.round is None:
+            return []
+        rows = [
+            (name, "bye" if view.bye else f"table {view.number}") for view in self.round.tables for name in view.names
+        ]
+        return sorted(rows, key=lambda row: (row[0].casefold(), row[0]))
+
+    def standing_columns(self) -> tuple[str, ...]:
+        """The standings table's column heads (game points only where the event counts them)."""
+        points = ("GP",) if self.info.get("game_points") else ()
+        return ("#", "Name", *points, "Won", "Spread", "Opp", "Rounds")
+
+    def standing_rows(self) -> list[tuple[str, ...]]:
+        """The standings, a row each, in the columns of ``standing_columns``; a provisional figure is starred."""
+        points = bool(self.info.get("game_points"))
+        rows = []
+        for line in self.standings:
+            place = f"={line.place}" if line.shared else str(line.place)
+            name = line.name + (" *" if line.provisional else "")
+            figures = (str(line.game_points),) if points else ()
+            rows.append(
+                (place, name, *figures, str(line.games_won), f"{line.spread:+d}", str(line.opponents), str(line.rounds))
+            )
+        return rows
+
+    def working(self, index: int) -> tuple[str, tuple[str, ...]]:
+        """The name and the working of the ``index``-th standing (how its figures were reached)."""
+        line = self.standings[index]
+        return line.name, tuple(line.working)
+
+    def result_rows(self) -> list[tuple[str, str]]:
+        """The round's results, a table each: ("Table 1: Ann v Bob", "Ann 4 gp, 1 won ... - games 121-86")."""
+        rows = []
+        for table in self.hall_tables():
+            view = next(v for v in self.round.tables if v.number == table.number)
+            if table.bye:
+                rows.append((table.line, "no game this round"))
+                continue
+            figures = result_words(view)
+            scores = game_scores(self.live.get(view.match_id)) if view.forfeit is None else ""
+            rows.append((table.line, f"{figures}; {scores}" if scores else figures))
+        return rows
 
 
 class Desk(Board):
@@ -653,34 +792,108 @@ class Watch:
 
     The score-pad records only what is on the table (tiles played, draws
     counted, the settlement), so there is no hidden hand to leak; the delay
-    keeps a spectator's page from helping a player during the play.
+    keeps a spectator's page from helping a player during the play. The
+    delay holds from the first drawing: a page opened during a hand starts
+    at the table as it stood ``delay`` seconds ago, rebuilt from the match's
+    log and the times its audit gives each entry (``history``), and shows
+    each later entry once it is ``delay`` old.
+
+    ``clock`` gives the time in seconds since the epoch (``time.time``): the
+    audit's times are wall-clock times, and the delay is measured on the same clock.
     """
 
-    def __init__(self, service: TournamentService, event_id: int, table: int, *, delay: float = WATCH_DELAY) -> None:
+    def __init__(
+        self,
+        service: TournamentService,
+        event_id: int,
+        table: int,
+        *,
+        delay: float = WATCH_DELAY,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.service = service
         self.event_id = event_id
         self.table = table
         self.delay = max(0.0, min(WATCH_DELAY_MAX, delay))
+        self.clock = clock
         self.match_id: int | None = None
         self.names: tuple[str, ...] = ()
         self.seen: list[tuple[float, Any]] = []
 
     def find(self) -> bool:
-        """Find the table's match in the latest round; False if there is no such table or it is a bye."""
+        """Find the table's match in the latest round; False if there is no such table or it is a bye.
+
+        What the page shows first is the table as it stood ``delay`` seconds
+        ago (``history``). Raises ``TournamentError`` (no event) and ``StoreError``.
+        """
         view = self.service.round_view(None, self.event_id)
         line = next((t for t in view.tables if t.number == self.table), None)
         if line is None or line.match_id is None:
             return False
         self.match_id, self.names = line.match_id, tuple(line.names)
-        self.saw()
+        self.seen = self.history()
         return True
+
+    def history(self) -> list[tuple[float, Any]]:
+        """The match's states of the last ``delay`` seconds, each with the moment it was entered.
+
+        The first is the match as it stood ``delay`` seconds ago (dated then),
+        the others follow each entry made since, the last being the match now.
+        The store keeps no state but the latest, so the earlier ones are
+        replayed from the log's entries as the audit lists them, one audit
+        line an entry, in the order of their revisions. A match whose audit
+        does not list every entry of its log (an imported one) starts at the
+        match as it is now. Raises ``StoreError``.
+        """
+        now = self.clock()
+        if self.match_id is None:
+            return []
+        store = self.service.store
+        record, latest = store.record_and_state(self.match_id)
+        if self.delay <= 0:
+            return [(now, latest)]
+        # Read after the state: the audit holds at least the entries behind it.
+        audit = store.audit(self.match_id)
+        lines = [a for a in audit if a.hand is not None and a.seq is not None and "kind" in a.detail]
+        if len(lines) < latest.revision:
+            return [(now, latest)]
+        entries = [
+            LogEntry(hand=a.hand, seq=a.seq, revision=k, kind=a.detail["kind"], payload=a.detail["payload"])
+            for k, a in enumerate(lines[: latest.revision], 1)
+            if a.hand is not None and a.seq is not None
+        ]
+        moments = [a.at.timestamp() for a in lines[: latest.revision]]
+        cut = now - self.delay
+        before = sum(1 for at in moments if at <= cut)
+        header = MatchHeader(
+            id=self.match_id,
+            rules=record["rules"],
+            options=dict(record["options"]),
+            players=list(record["players"]),
+            created_at=audit[0].at,
+            finished_at=None,
+            revision=before,
+        )
+        state = rebuild(header, fold(entries[:before])).seal(before)
+        out: list[tuple[float, Any]] = [(cut, state)]
+        for k in range(before, len(entries)):
+            entry = entries[k]
+            # As the store reloads: the hands before the one the entry changes are taken as they are.
+            state = rebuild(
+                replace(header, revision=k + 1),
+                fold(entries[: k + 1]),
+                base=state,
+                from_hand=min(entry.hand, max(1, len(state.hands))),
+            ).seal(k + 1)
+            out.append((moments[k], state))
+        return out
 
     def saw(self, now: float | None = None) -> None:
         """Read the match now and keep it to show once its delay has passed."""
         if self.match_id is None:
             return
         state = self.service.store.load(self.match_id)
-        self.seen.append((time.monotonic() if now is None else now, state))
+        self.seen.append((self.clock() if now is None else now, state))
         # Keep the one that is shown and what comes after it.
         cut = self.shown_index(now)
         if cut > 0:
@@ -688,7 +901,7 @@ class Watch:
 
     def shown_index(self, now: float | None = None) -> int:
         """Index in ``seen`` of the newest state at least ``delay`` old (0 when none is yet)."""
-        moment = (time.monotonic() if now is None else now) - self.delay
+        moment = (self.clock() if now is None else now) - self.delay
         index = 0
         for i, (at, _state) in enumerate(self.seen):
             if at <= moment:
@@ -703,7 +916,7 @@ class Watch:
 
     def next_due(self, now: float | None = None) -> float | None:
         """Seconds until a newer state is due to be shown, or None."""
-        now = time.monotonic() if now is None else now
+        now = self.clock() if now is None else now
         index = self.shown_index(now)
         if index + 1 >= len(self.seen):
             return None
@@ -712,7 +925,7 @@ class Watch:
     def lines(self, now: float | None = None) -> list[str]:
         """The shown state's hands, tile by tile, in the engine's own words."""
         state = self.shown(now)
-        if state is None:
+        if state is None or not state.hands:
             return ["Nothing played yet."]
         out = []
         for hand in state.hands:

@@ -14,6 +14,7 @@ event (a pairing or a lock is no match entry).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import time
@@ -46,13 +47,14 @@ from scorepad.app.models.tournament import (
     words_of,
 )
 from scorepad.app.screens.common import button, heading, ident, note, wrap_row
+from scorepad.app.screens.hall import HallScreen
 from scorepad.app.screens.home import option_controls, preset_buttons
 from scorepad.app.screens.join_panel import QR_SIZE
 from scorepad.app.screens.table_screen import PAGE_PAD, table_screen
 from scorepad.app.shell.guard import PageGuard
 from scorepad.app.shell.live import LiveScreen, PageStore, relay_for, topic_of
+from scorepad.app.shell.pages import PageTasks
 from scorepad.app.shell.taps import page_dispatch
-from scorepad.rules.wording import count_words
 from scorepad.store import StoreError
 from scorepad.tournament.errors import TournamentError
 
@@ -200,9 +202,17 @@ class Follower:
     """
 
     def __init__(
-        self, page: ft.Page, store: Any, on_change: Callable[[], Awaitable[None]], *, gap: float = 0.0
+        self,
+        page: ft.Page,
+        store: Any,
+        on_change: Callable[[], Awaitable[None]],
+        tasks: PageTasks,
+        *,
+        gap: float = 0.0,
     ) -> None:
         self.page = page
+        self.tasks = tasks
+        self.guard = PageGuard.of(page)
         self.relay = relay_for(store)
         self.on_change = on_change
         # The least seconds between the starts of two reloads.
@@ -214,7 +224,7 @@ class Follower:
         self.began = float("-inf")
         self.relay.flet_hubs.add(page.session.connection.pubsubhub)
         self.key = page.session.id
-        PageGuard.of(page).stops(self.stop)
+        self.guard.stops(self.stop)
 
     def follow(self, match_ids: list[int]) -> None:
         """Follow exactly these matches."""
@@ -228,9 +238,13 @@ class Follower:
         self.matches = wanted
 
     def stop(self) -> None:
-        """The page has gone: follow nothing."""
-        self.follow([])
-        self.page.pubsub.unsubscribe_all()
+        """The page has gone: follow nothing (its session may be destroyed already, with its subscriptions)."""
+        for match_id in self.matches:
+            self.relay.hub.unwatch(f"{self.key}:{match_id}")
+        self.matches = set()
+        # A destroyed session raises here: Flet unsubscribed it when it closed.
+        with contextlib.suppress(RuntimeError):
+            self.page.pubsub.unsubscribe_all()
 
     async def _heard(self, _topic: str, _change: Any) -> None:
         self.changed()
@@ -238,21 +252,28 @@ class Follower:
     def changed(self) -> None:
         """Something the page shows changed: reload it soon (once for a whole burst of changes)."""
         self.dirty = True
-        if not self.running:
+        if not self.running and not self.tasks.closed:
             self.running = True
-            self.page.run_task(self._reload)
+            self.tasks.run(self._reload)
 
     async def _reload(self) -> None:
         try:
-            while self.dirty:
+            while self.dirty and not self.tasks.closed:
                 await asyncio.sleep(max(SETTLE_SECONDS, self.began + self.gap - time.monotonic()))
                 self.dirty = False
                 self.began = time.monotonic()
                 await self.on_change()
         except Exception as err:  # Flet reports no failure of a task it runs: the page dies here
-            PageGuard.of(self.page).fail(err, "a live update")
+            self.guard.fail(err, "a live update")
         finally:
             self.running = False
+
+
+def close_page(page: ft.Page, tasks: PageTasks, follower: Follower) -> None:
+    """A tournament page has closed: end its background tasks and its live updates; nothing of it runs again."""
+    ended = tasks.close()
+    follower.stop()
+    log.debug("event page %s closed: %d background task(s) ended", follower.key[:8], ended)
 
 
 def announce_confirmation(store: Any, match_id: int, device: str | None) -> None:
@@ -276,9 +297,10 @@ class BoardPage:
     def __init__(self, page: ft.Page, store: Any) -> None:
         self.page = page
         self.store = store
-        self.follower = Follower(page, store, self.refresh, gap=BOARD_GAP_SECONDS)
+        self.tasks = PageTasks(page)
+        self.follower = Follower(page, store, self.refresh, self.tasks, gap=BOARD_GAP_SECONDS)
         page.on_disconnect = lambda _e: self.follower.stop()
-        page.on_close = lambda _e: self.follower.stop()
+        page.on_close = lambda _e: close_page(page, self.tasks, self.follower)
 
     def reload(self) -> None:
         """Read the event again and redraw (after the page's own action)."""
@@ -773,106 +795,85 @@ def TableDeviceScreen(screen: TablePage) -> ft.Control:
 
 
 class HallPage(BoardPage):
-    """The hall's big screen (1920x1080): pairings by table, by name, standings, results, in turn."""
+    """The hall's big screen (1920x1080): pairings by table, by name, standings, results, in turn.
+
+    The lifecycle lives here (reading the event, following its round,
+    rotating, ending with the page); the drawing is ``screens.hall.HallScreen``.
+    """
 
     def __init__(self, page: ft.Page, hall: Hall, store: Any) -> None:
         self.hall = hall
         self.board = hall
         super().__init__(page, store)
-        self.draws = 0
+        self.guard = PageGuard.of(page)
+        self.bump: Callable[[], None] | None = None
+        self.session_id = page.session.id
+        # A page that comes back after its connection dropped follows its round again.
+        page.on_connect = lambda _e: self.follower.changed()
 
     def start(self) -> None:
-        """Read the event, follow its round and start rotating."""
+        """Read the event, follow its round, draw and start rotating."""
         self.reload()
-        self.page.run_task(self._rotate)
+        self.page.render(HallScreen, self.hall, self._listen, self._dead, self._drawn)
+        self.tasks.run(self._rotate)
+
+    def _listen(self, bump: Callable[[], None]) -> None:
+        self.bump = bump
+
+    def _dead(self) -> ft.Control | None:
+        return self.guard.view() if self.guard.dead else None
+
+    async def _drawn(self, draw: int) -> None:
+        if timing.ENABLED:
+            timing.hall(self.session_id, draw, self.hall.loaded_at)
 
     async def _rotate(self) -> None:
-        guard = PageGuard.of(self.page)
-        while self.page.session.connection is not None and not guard.dead:
+        while not self.tasks.closed and not self.guard.dead:
             await asyncio.sleep(HALL_SECONDS)
             try:
                 self.hall.rotate()
                 # Read again (a new round or a lock is no match entry), by the follower's one reload at a time.
                 self.follower.changed()
             except Exception as err:  # Flet reports no failure of a task it runs: the page dies here
-                guard.fail(err, "the hall's rotation")
+                self.guard.fail(err, "the hall's rotation")
 
     def draw(self) -> None:
-        """Draw the page of the rotation shown now."""
-        hall = self.hall
-        self.draws += 1
-        shown = hall.page()
-        size = 30
-        if shown == "tables":
-            title, lines = (
-                "Pairings by table",
-                [
-                    f"Table {t.number}: {' v '.join(t.names)}" + ("" if t.bye else f"  ({t.state})")
-                    for t in hall.tables()
-                ],
-            )
-        elif shown == "names":
-            title, lines = "Pairings by name", hall.by_name()
-        elif shown == "standings":
-            title, lines = "Standings", hall.standing_lines()
-        else:
-            title, lines = "Latest results", hall.results()
-        columns = 2 if len(lines) > 14 else 1
-        per = (len(lines) + columns - 1) // columns if lines else 0
-        blocks: list[ft.Control] = [
-            ft.Column([ft.Text(line, size=size) for line in lines[i * per : (i + 1) * per]], spacing=6, expand=True)
-            for i in range(columns)
-        ]
-        tabs = "   ".join(("[" + p + "]") if p == shown else p for p in hall.pages())
-        self.page.controls = [
-            ft.Container(
-                content=ft.Column(
-                    [
-                        note(hall.title(), identifier="hall-title", size=44),
-                        ft.Text(tabs, size=20, color=ft.Colors.OUTLINE),
-                        note(title, identifier="hall-page", size=36),
-                        ft.Row(blocks, vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
-                        note(
-                            f"{count_words(sum(t.provisional for t in hall.tables()), 'table')} provisional",
-                            identifier="hall-provisional",
-                            size=20,
-                        ),
-                        ident("hall-draws", ft.Text(str(self.draws), size=10, color=ft.Colors.OUTLINE)),
-                    ],
-                    spacing=12,
-                    expand=True,
-                ),
-                padding=32,
-                expand=True,
-            )
-        ]
-        self.page.update()
-        if timing.ENABLED:
-            timing.hall(self.page.session.id, self.draws, hall.loaded_at)
+        """Redraw the hall as it stands (at the next turn of the page's event loop)."""
+        if self.bump is not None:
+            self.bump()
 
 
 class WatchPage:
-    """A spectator's page: one table, tile by tile, ``delay`` seconds behind."""
+    """A spectator's page: one table, tile by tile, ``delay`` seconds behind from its first drawing."""
 
     def __init__(self, page: ft.Page, watch: Watch, store: Any) -> None:
         self.page = page
         self.watch = watch
-        self.follower = Follower(page, store, self._changed)
+        self.guard = PageGuard.of(page)
+        self.tasks = PageTasks(page)
+        self.follower = Follower(page, store, self._changed, self.tasks)
         page.on_disconnect = lambda _e: self.follower.stop()
-        page.on_close = lambda _e: self.follower.stop()
+        page.on_close = lambda _e: close_page(page, self.tasks, self.follower)
+        # A page that comes back after its connection dropped follows its table again and reads what it missed.
+        page.on_connect = lambda _e: self._back()
+
+    def _back(self) -> None:
+        if self.watch.match_id is not None:
+            self.follower.follow([self.watch.match_id])
+            self.follower.changed()
 
     def start(self) -> None:
-        """Find the table and follow it."""
+        """Find the table (as it stood ``delay`` seconds ago), follow it and draw."""
         try:
             found = self.watch.find()
-        except TournamentError as err:
+        except (TournamentError, StoreError) as err:
             self.page.add(note(words_of(err), identifier="watch-missing", size=16))
             return
         if not found:
             self.page.add(note(f"There is no table {self.watch.table} to follow.", identifier="watch-missing"))
             return
         self.follower.follow([self.watch.match_id] if self.watch.match_id is not None else [])
-        self.draw()
+        self._draw_and_wait()
 
     async def _changed(self) -> None:
         self.changed()
@@ -880,25 +881,27 @@ class WatchPage:
     def changed(self) -> None:
         """The table's match changed: keep it, draw now or once its delay has passed."""
         self.watch.saw()
+        self._draw_and_wait()
+
+    def _draw_and_wait(self) -> None:
         self.draw()
         due = self.watch.next_due()
         if due is not None:
-            self.page.run_task(self._later, due)
+            self.tasks.run(self._later, due)
 
     async def _later(self, seconds: float) -> None:
         # asyncio may wake a timer up to its clock's resolution early: a margin, then look again.
         await asyncio.sleep(seconds + DUE_MARGIN)
-        guard = PageGuard.of(self.page)
-        if guard.dead:
+        if self.guard.dead or self.tasks.closed:
             return
         try:
             self.draw()
             due = self.watch.next_due()
         except Exception as err:  # Flet reports no failure of a task it runs: the page dies here
-            guard.fail(err, "the spectator's delayed view")
+            self.guard.fail(err, "the spectator's delayed view")
             return
         if due is not None:
-            self.page.run_task(self._later, due)
+            self.tasks.run(self._later, due)
 
     def draw(self) -> None:
         """Draw the table as it stood ``delay`` seconds ago."""

@@ -82,6 +82,8 @@ class PageGuard:
 
     def __init__(self, page: ft.Page) -> None:
         self.page = page
+        # Kept for the log: a page whose session has been destroyed can no longer give it.
+        self.session_id = page.session.id
         self.error_id: str | None = None
         self._revoke: list[Callable[[], None]] = []
         self._stop: list[Callable[[], None]] = []
@@ -121,7 +123,7 @@ class PageGuard:
         """
         with self._lock:
             if self.error_id is not None:
-                log.info("dead page %s (error %s): %s failed too", self.page.session.id[:8], self.error_id, where)
+                log.info("dead page %s (error %s): %s failed too", self.session_id[:8], self.error_id, where)
                 return
             self.error_id = secrets.token_hex(3).upper()
             revoke, stop = list(self._revoke), list(self._stop)
@@ -129,12 +131,12 @@ class PageGuard:
             try:
                 step()
             except Exception:
-                log.exception("page %s: ending the page after error %s failed", self.page.session.id[:8], self.error_id)
+                log.exception("page %s: ending the page after error %s failed", self.session_id[:8], self.error_id)
         exc_info = error if isinstance(error, BaseException) else None
         told = "" if exc_info is not None else f": {error}"
         log.error(
             "page %s is dead (error %s): %s failed%s",
-            self.page.session.id[:8],
+            self.session_id[:8],
             self.error_id,
             where,
             told,
@@ -158,7 +160,7 @@ class PageGuard:
             page.update()
         except Exception:
             # The client may have gone; the store is revoked already, which is what matters.
-            log.exception("page %s: drawing the dead page (error %s) failed", page.session.id[:8], self.error_id)
+            log.exception("page %s: drawing the dead page (error %s) failed", self.session_id[:8], self.error_id)
 
     def flet_error(self, message: str) -> None:
         """What Flet calls when a handler, an effect or ``main`` of this page raised: the page dies."""

@@ -1,4 +1,5 @@
-"""Pages that come and go: the cap on pages per client address, and freeing the memory of dropped pages."""
+"""Pages that come and go: the cap on pages per client address, freeing the memory of dropped pages, and ending
+the background tasks of closed ones."""
 
 from __future__ import annotations
 
@@ -10,7 +11,11 @@ import gc
 import os
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Future
+from typing import Any
+
+import flet as ft
 
 from scorepad.app.shell.live import live_pages, log
 
@@ -127,3 +132,37 @@ def refusal_words(cap: int) -> str:
         f"This device already has {cap} score-pad pages open, the most allowed at once: "
         "close one of them, then reload this page."
     )
+
+
+class PageTasks:
+    """The background tasks of one page (timers, live reloads), ended when the page closes.
+
+    A task Flet runs for a page outlives it unless it is cancelled: a hall's
+    rotation or a spectator's delayed drawing would wake on a page whose
+    session is gone and fail there. ``run`` starts one, unless the page has
+    closed; ``close`` cancels every one still running and refuses new ones.
+    """
+
+    def __init__(self, page: ft.Page) -> None:
+        self.page = page
+        self.closed = False
+        self._running: set[Future[Any]] = set()
+
+    def run(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        """Run ``fn(*args)`` on the page's event loop, unless the page has closed."""
+        if self.closed:
+            return
+        try:
+            future = self.page.run_task(fn, *args)
+        except (RuntimeError, AttributeError):
+            # The session is destroyed (RuntimeError) or has lost its connection (no loop): the page is gone.
+            self.close()
+            return
+        self._running.add(future)
+        future.add_done_callback(self._running.discard)
+
+    def close(self) -> int:
+        """The page has closed: cancel what runs; returns how many tasks were cancelled."""
+        self.closed = True
+        running, self._running = list(self._running), set()
+        return sum(future.cancel() for future in running)
