@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -274,10 +275,22 @@ def _ext(code: int, data: bytes) -> Any:
 class WebServer:
     """``python -m scorepad.app web`` in a subprocess on 127.0.0.1 (``--workers N`` when asked)."""
 
-    def __init__(self, db_url: str, log_path: Path, *, workers: int = 1, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        log_path: Path,
+        *,
+        workers: int = 1,
+        env: dict[str, str] | None = None,
+        host: str = "127.0.0.1",
+        open_files: int | None = None,
+    ) -> None:
         self.db_url = db_url
         self.log_path = log_path
         self.workers = workers
+        self.host = host
+        # The server's limit on open files (RLIMIT_NOFILE), when a test needs a small one.
+        self.open_files = open_files
         self.port = free_port()
         self.env = env or {}
         self.process: subprocess.Popen[bytes] | None = None
@@ -289,12 +302,14 @@ class WebServer:
     def start(self, *, timeout: float = 60.0) -> WebServer:
         """Start it and wait until the page answers. Raises RuntimeError if it never does."""
         env = dict(os.environ, FLET_WEB_NO_CDN="1", PYTHONUNBUFFERED="1", **self.env)
-        args = [sys.executable, "-m", "scorepad.app", "web", "--host", "127.0.0.1", "--port", str(self.port)]
+        args = [sys.executable, "-m", "scorepad.app", "web", "--host", self.host, "--port", str(self.port)]
         args += ["--db", self.db_url]
         if self.workers > 1:
             args += ["--workers", str(self.workers)]
         with open(self.log_path, "ab") as out:
-            self.process = subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT)
+            self.process = subprocess.Popen(
+                args, env=env, stdout=out, stderr=subprocess.STDOUT, preexec_fn=self._limit_files
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -307,6 +322,10 @@ class WebServer:
                 time.sleep(0.2)
         self.stop()
         raise RuntimeError(f"the server did not answer at {self.url} within {timeout} s")
+
+    def _limit_files(self) -> None:
+        if self.open_files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def terminate(self) -> None:
         """Send SIGTERM (and nothing else)."""
