@@ -39,6 +39,7 @@ from scorepad.referee import MAX_RECORD_BYTES
 from scorepad.store.health import DatabaseUnusable, check_database
 
 SHUTDOWN_SECONDS = 2  # seconds open pages get to close after SIGTERM or Ctrl+C
+WORKER_HEALTH_SECONDS = 60
 # The largest WebSocket message a page may send: a record file picked in Dispute (at most
 # MAX_RECORD_BYTES) and its wrapping. A larger one closes that page's connection (code 1009).
 WS_MAX_BYTES = MAX_RECORD_BYTES + 256 * 1024
@@ -104,6 +105,9 @@ def serve_web(*, host: str, port: int, db_url: str | None = None, workers: int =
         ws_max_size=WS_MAX_BYTES,
         # A request head has a few seconds, a peer a few dozen connections (``connections``).
         http=HeadTimed,
+        # Seconds a worker may take to answer the supervisor's health check: building the app
+        # takes several seconds on a busy machine, and uvicorn's 5 would kill and replace it forever.
+        timeout_worker_healthcheck=WORKER_HEALTH_SECONDS,
         # WARNING, and a worker the supervisor replaced (``logs``).
         log_config=uvicorn_log_config(),
         log_level=None,
