@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -292,12 +293,14 @@ class WebServer:
         workers: int = 1,
         env: dict[str, str] | None = None,
         host: str = "127.0.0.1",
+        open_files: int | None = None,
     ) -> None:
         self.db_url = db_url
-        # 0.0.0.0: served beyond this computer (the join door asks for the code); tests still connect to 127.0.0.1.
-        self.host = host
         self.log_path = log_path
         self.workers = workers
+        self.host = host
+        # The server's limit on open files (RLIMIT_NOFILE), when a test needs a small one.
+        self.open_files = open_files
         self.port = free_port()
         self.env = env or {}
         self.process: subprocess.Popen[bytes] | None = None
@@ -314,7 +317,9 @@ class WebServer:
         if self.workers > 1:
             args += ["--workers", str(self.workers)]
         with open(self.log_path, "ab") as out:
-            self.process = subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT)
+            self.process = subprocess.Popen(
+                args, env=env, stdout=out, stderr=subprocess.STDOUT, preexec_fn=self._limit_files
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -327,6 +332,10 @@ class WebServer:
                 time.sleep(0.2)
         self.stop()
         raise RuntimeError(f"the server did not answer at {self.url} within {timeout} s")
+
+    def _limit_files(self) -> None:
+        if self.open_files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def terminate(self) -> None:
         """Send SIGTERM (and nothing else)."""

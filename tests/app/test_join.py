@@ -165,3 +165,110 @@ def test_a_page_link_passes_the_door_and_goes_on_to_its_page(monkeypatch: pytest
     away = {**phone, "query_string": b"code=123456&next=//evil.example/x"}
     sent = _door_answer(door, {**away, "headers": [(b"host", b"192.168.1.5:8550"), (b"cookie", cookie)]})
     assert dict(sent[0]["headers"])[b"location"] == b"/"
+
+
+def test_a_cookie_is_let_in_for_a_day_from_its_issue_time() -> None:
+    code = JoinCode("123456")
+    issued = 1_000_000.0
+    token = code.new_token(now=issued)
+    assert code.admits(token, now=issued + 60)
+    assert code.admits(token, now=issued + join.COOKIE_SECONDS)
+    assert not code.admits(token, now=issued + join.COOKIE_SECONDS + 1), "a day old: asked for the code again"
+    assert not code.admits(token, now=issued - 3600), "issued in the future"
+    # The issue time is covered by the HMAC: made younger, it is no cookie of ours.
+    _stamp, rest = token.split(".", 1)
+    assert not code.admits(f"{int(issued) + 80_000}.{rest}", now=issued + join.COOKIE_SECONDS + 1)
+
+
+def _form_post(client: str, code: str, headers: list[tuple[bytes, bytes]] | None = None) -> dict:  # type: ignore[type-arg]
+    """A join form posted to the door from ``client`` (an address on the LAN)."""
+    return {
+        "type": "http",
+        "method": "POST",
+        "path": "/join",
+        "query_string": b"",
+        "client": (client, 5),
+        "headers": [(b"host", b"192.168.1.5:8550"), *(headers or [])],
+        "body": f"code={code}&next=/".encode(),
+    }
+
+
+def _door_status(door: join.Door, scope: dict) -> int:  # type: ignore[type-arg]
+    """The status ``door`` answers a request with (a form's body sent as it arrives)."""
+    import asyncio
+
+    async def app(scope, receive, send):  # type: ignore[no-untyped-def]
+        raise AssertionError("the door must not let this through")
+
+    sent: list[dict] = []  # type: ignore[type-arg]
+
+    async def receive():  # type: ignore[no-untyped-def]
+        return {"type": "http.request", "body": scope.get("body", b""), "more_body": False}
+
+    async def send(message):  # type: ignore[no-untyped-def]
+        sent.append(message)
+
+    asyncio.run(door(scope, receive, send))
+    return int(sent[0]["status"])
+
+
+def test_wrong_codes_from_many_addresses_never_refuse_the_right_code() -> None:
+    door = join.Door(lambda *a: None, JoinCode("123456"), beyond_loopback=True)
+    for i in range(60):
+        assert _door_status(door, _form_post(f"192.168.1.{i + 10}", "000000")) == 403
+    # An honest phone that has not guessed wrong gets in with the right code.
+    assert _door_status(door, _form_post("192.168.1.200", "123456")) == 303
+    # A guesser that already guessed wrong waits now that so many have: the total tightens, never refuses.
+    assert _door_status(door, _form_post("192.168.1.10", "123456")) == 429
+    # A fresh guesser still gets its one try, and no more.
+    assert _door_status(door, _form_post("192.168.1.201", "000000")) == 403
+    assert _door_status(door, _form_post("192.168.1.201", "000000")) == 429
+
+
+def test_the_total_tightens_each_address_instead_of_refusing_everyone() -> None:
+    attempts = SlidingLimit(busy_per_client=1)
+    for i in range(limits.MAX_WRONG_IN_ALL):
+        attempts.count(f"client-{i}", now=200.0)
+    assert attempts.wait_seconds("fresh", now=201.0) == 0, "a new address is not held up by the others"
+    assert attempts.wait_seconds("client-0", now=201.0) > 0, "one that guessed wrong waits"
+    # Without busy_per_client (events created), the total holds up everyone.
+    assert SlidingLimit(in_all_max=1).wait_seconds("fresh", now=1.0) == 0
+    everyone = SlidingLimit(in_all_max=1)
+    everyone.count("a", now=1.0)
+    assert everyone.wait_seconds("fresh", now=2.0) > 0
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        [(b"sec-fetch-site", b"cross-site"), (b"origin", b"null")],
+        [(b"sec-fetch-site", b"same-site")],
+        [(b"origin", b"http://evil.example")],
+        [(b"referer", b"http://evil.example/page")],
+        [(b"referer", b"http://[::1")],
+    ],
+)
+def test_a_join_form_posted_from_another_site_is_refused_and_not_counted(headers: list[tuple[bytes, bytes]]) -> None:
+    door = join.Door(lambda *a: None, JoinCode("123456"), beyond_loopback=True)
+    for _ in range(limits.MAX_WRONG_PER_CLIENT + 3):
+        assert _door_status(door, _form_post("192.168.1.9", "000000", headers)) == 403
+    # None of those used up a try: the phone still has all of its own.
+    for _ in range(limits.MAX_WRONG_PER_CLIENT):
+        assert _door_status(door, _form_post("192.168.1.9", "000000")) == 403
+    assert _door_status(door, _form_post("192.168.1.9", "000000")) == 429
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        # Chromium posting our own form: same-origin, and Origin null (our pages send no referrer).
+        [(b"sec-fetch-site", b"same-origin"), (b"origin", b"null")],
+        [(b"sec-fetch-site", b"none")],
+        [(b"origin", b"http://192.168.1.5:8550")],
+        [(b"referer", b"http://192.168.1.5:8550/match/3")],
+        [],
+    ],
+)
+def test_our_own_join_form_is_taken(headers: list[tuple[bytes, bytes]]) -> None:
+    door = join.Door(lambda *a: None, JoinCode("123456"), beyond_loopback=True)
+    assert _door_status(door, _form_post("192.168.1.9", "123456", headers)) == 303

@@ -275,3 +275,45 @@ def test_a_sent_message_is_not_written_out_for_a_debug_line_nobody_reads(monkeyp
     assert len(f"{message}") > 1000  # the dataclass's own text: the whole patch
     cheap_message_text()
     assert f"{message}" == f"Message({MessageAction.PATCH_CONTROL!r})"
+
+
+def _start(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``scorepad web`` with ``args`` that should stop it before it serves: its status and output."""
+    clean = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    return subprocess.run(
+        [sys.executable, "-m", "scorepad.app", "web", "--db", str(tmp_path / "s.db"), *args],
+        env={**clean, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_server_that_cannot_serve_says_why_in_one_line(tmp_path: Path) -> None:
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    taken = busy.getsockname()[1]
+    unwritable = tmp_path / "cache"
+    unwritable.write_text("a file where the cache directory should be")
+    try:
+        cases = [
+            (["--port", "99999"], {}, "--port takes a port number from 1 to 65535, not 99999"),
+            (["--port", "0"], {}, "--port takes a port number from 1 to 65535, not 0"),
+            (["--port", str(taken)], {}, f"port {taken} on 127.0.0.1 is in use by another program"),
+            (["--host", "999.1.1.1", "--port", str(free_port())], {}, "--host 999.1.1.1 is not an address"),
+            (
+                ["--port", str(free_port())],
+                {"SCOREPAD_PAGES_PER_ADDRESS": "abc"},
+                "SCOREPAD_PAGES_PER_ADDRESS takes a whole number of pages from 1 to 10,000, not 'abc'",
+            ),
+            (["--port", str(free_port())], {"SCOREPAD_CACHE_DIR": str(unwritable)}, "set SCOREPAD_CACHE_DIR to"),
+        ]
+        for args, env, words in cases:
+            result = _start(tmp_path, *args, env=env)
+            assert result.returncode == 2, (args, result.stdout, result.stderr)
+            assert result.stdout == "", (args, result.stdout)  # never "serving ..." first
+            lines = result.stderr.splitlines()
+            assert len(lines) == 1 and lines[0].startswith("scorepad: ") and words in lines[0], (args, lines)
+    finally:
+        busy.close()

@@ -20,7 +20,6 @@ import flet as ft
 import pytest
 from sqlalchemy import MetaData, select
 
-from scorepad.access import Caller
 from scorepad.app.models.limits import SlidingLimit
 from scorepad.app.models.table import Table
 from scorepad.app.models.tournament import (
@@ -89,11 +88,11 @@ def device_on(service: TournamentService, event_id: int, code: str, store: Store
 def play_hand(table: Table, hand: dict[str, Any]) -> None:
     """Enter one record hand through the table's store, as the screen's taps do."""
     store = table.store
-    store.start_hand(table.match_id, hand["setter"], caller=Caller.local(table.device))
+    store.start_hand(table.match_id, hand["setter"], caller=table.caller)
     for event in hand["events"]:
-        store.append(table.match_id, event, caller=Caller.local(table.device))
+        store.append(table.match_id, event, caller=table.caller)
     if "remaining" in hand:
-        store.settle(table.match_id, hand["remaining"], caller=Caller.local(table.device))
+        store.settle(table.match_id, hand["remaining"], caller=table.caller)
     table.refresh()
 
 
@@ -272,8 +271,8 @@ def test_a_fresh_delayed_page_starts_its_delay_behind(store: Store, event) -> No
     clock_past(cut)
     rest = store.audit(table.match_id)
     for event_ in hand["events"][half:]:
-        store.append(table.match_id, event_, device=table.device)
-    store.settle(table.match_id, hand["remaining"], device=table.device)
+        store.append(table.match_id, event_, caller=table.caller)
+    store.settle(table.match_id, hand["remaining"], caller=table.caller)
     now = store.load(table.match_id)
     later = [a.at.timestamp() for a in store.audit(table.match_id)[len(rest) :]]
     assert min(later) > cut

@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from scorepad.access import Caller, Who
 from scorepad.simulate import simulate
 from scorepad.store import open_store
 from scorepad.store.notify import LiveHub, libpq_url
@@ -496,11 +497,11 @@ def test_the_hall_shows_a_tables_live_score_and_a_fresh_spectator_keeps_its_dela
         assert hall.text("hall-hand-1") == "not started"
         # Table 1 plays (entered in this process: the server hears it over PostgreSQL), until a play scores.
         hand = simulate("smartt", 2, 200, 3, {})[0].to_record()["hands"][0]
-        store.start_hand(match_id, hand["setter"], device="test")
+        store.start_hand(match_id, hand["setter"], caller=Caller(Who.DIRECTOR, device="test", event_id=event_id))
         events = iter(hand["events"])
         while not any(store.load(match_id).scores):
             entered = time.monotonic()
-            store.append(match_id, next(events), device="test")
+            store.append(match_id, next(events), caller=Caller(Who.DIRECTOR, device="test", event_id=event_id))
         scores = "\n".join(str(s) for s in store.load(match_id).scores)
         hall.wait_text("hall-score-1", scores, timeout=20)
         shown = time.monotonic() - entered

@@ -14,6 +14,7 @@ import asyncio
 import re
 from pathlib import Path
 
+from scorepad.access import Caller, Who
 from scorepad.store import open_store
 from scorepad.tournament import TournamentService
 from tests.app.test_tournament import PASSWORD, first_game_hand
@@ -35,9 +36,9 @@ def paired_event(url: str) -> int:
         match_id = service.round_view(None, event_id).tables[0].match_id
         assert match_id is not None
         hand = first_game_hand()
-        store.start_hand(match_id, hand["setter"], device="test")
+        store.start_hand(match_id, hand["setter"], caller=Caller(Who.DIRECTOR, device="test", event_id=event_id))
         for event in hand["events"][:6]:
-            store.append(match_id, event, device="test")
+            store.append(match_id, event, caller=Caller(Who.DIRECTOR, device="test", event_id=event_id))
         return event_id
     finally:
         store.close()

@@ -77,9 +77,13 @@ class Precompressed:
     files: dict[str, Compressed] = field(default_factory=dict)
 
 
+# The setting that says where the compressed copies are kept.
+CACHE_ENV = "SCOREPAD_CACHE_DIR"
+
+
 def cache_dir() -> Path:
     """Where the compressed copies are kept (``SCOREPAD_CACHE_DIR``, else the user's cache directory)."""
-    return Path(os.environ.get("SCOREPAD_CACHE_DIR") or user_cache_dir("scorepad", appauthor=False)) / "gz"
+    return Path(os.environ.get(CACHE_ENV) or user_cache_dir("scorepad", appauthor=False)) / "gz"
 
 
 def _static_files(roots: Iterable[Path]) -> dict[str, Path]:

@@ -6,8 +6,11 @@ code at start, prints it with the machine's LAN addresses and a QR code whose
 link carries it, and keeps only its argon2 hash. A browser that has not
 joined gets a small form asking for the code (on every address: the page, the
 runtime files and the WebSocket); the right code sets a random, HttpOnly
-cookie good for this server's run. Wrong codes are rate-limited per client
-address and in total, so the code cannot be guessed.
+cookie good for a day. Wrong codes are rate-limited per client address, and
+more tightly once many addresses guess, so the code cannot be guessed; the
+right code from an address that has not guessed wrong always gets in. A
+join form posted from another site's page is refused and not counted (that
+page could otherwise use up a visitor's tries).
 
 A page on 127.0.0.1 from this computer needs no code. A request whose ``Host``
 is not the address it was served on, or one of this machine's own, is refused
@@ -35,9 +38,9 @@ from argon2 import PasswordHasher, Type
 from argon2.exceptions import VerificationError
 from argon2.low_level import hash_secret_raw
 
-from scorepad.app.host.surface import header, plain_response, refuse_socket
+from scorepad.app.host.surface import cross_site, header, plain_response, refuse_socket
 from scorepad.app.models.callers import LOCAL, device_mark, stamped
-from scorepad.app.models.limits import SlidingLimit
+from scorepad.app.models.limits import MAX_WRONG_PER_CLIENT_WHEN_BUSY, SlidingLimit
 
 Scope = dict[str, Any]
 
@@ -45,6 +48,8 @@ COOKIE = "scorepad_join"
 CODE_DIGITS = 6
 # A whole evening at the table, and then some.
 COOKIE_SECONDS = 24 * 3600
+# Seconds a join form's few bytes have to arrive.
+BODY_SECONDS = 10.0
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 # OWASP's lower argon2id parameters: a verify takes tens of milliseconds and 19 MiB, not 64.
 _HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
@@ -109,10 +114,12 @@ def print_qr(url: str, out: TextIO) -> None:
 class JoinCode:
     """This run's join code, kept only as its argon2 hash, and the cookies that prove it was given.
 
-    A cookie is a random nonce and its HMAC under a key derived from the code
-    with argon2: every server process of one run (``--workers``) derives the
-    same key from the same code, so a browser that joined through one process
-    is let in by all of them, and nobody can make a cookie without the code.
+    A cookie is its issue time, a random nonce and their HMAC under a key
+    derived from the code with argon2: every server process of one run
+    (``--workers``) derives the same key from the same code, so a browser that
+    joined through one process is let in by all of them, and nobody can make a
+    cookie without the code. The server lets a cookie in for
+    ``COOKIE_SECONDS`` from its issue time, whatever the browser keeps.
     """
 
     def __init__(self, code: str | None = None) -> None:
@@ -127,7 +134,7 @@ class JoinCode:
             hash_len=32,
             type=Type.ID,
         )
-        self._attempts = SlidingLimit()
+        self._attempts = SlidingLimit(busy_per_client=MAX_WRONG_PER_CLIENT_WHEN_BUSY)
         self.code_for_printing = plain
 
     def verify(self, code: str) -> bool:
@@ -149,18 +156,25 @@ class JoinCode:
         """Take back the last try counted for ``client`` (it was the right code)."""
         self._attempts.forgive(client)
 
-    def new_token(self) -> str:
-        """A cookie value for a browser that gave the right code."""
-        nonce = secrets.token_urlsafe(24)
-        return f"{nonce}.{self._mac(nonce)}"
+    def new_token(self, now: float | None = None) -> str:
+        """A cookie value for a browser that gave the right code (issued ``now``, a Unix time; default: now)."""
+        issued = f"{int(time.time() if now is None else now)}.{secrets.token_urlsafe(24)}"
+        return f"{issued}.{self._mac(issued)}"
 
-    def admits(self, token: str | None) -> bool:
-        """Whether a cookie value was made by a server that knows this run's code."""
-        nonce, _, mac = (token or "").partition(".")
-        return bool(nonce and mac) and hmac.compare_digest(mac, self._mac(nonce))
+    def admits(self, token: str | None, now: float | None = None) -> bool:
+        """Whether a cookie value was made by a server that knows this run's code, less than a day before ``now``."""
+        issued, _, mac = (token or "").rpartition(".")
+        stamp = issued.split(".", 1)[0]
+        if not (mac and stamp.isascii() and stamp.isdigit() and len(stamp) <= 12):
+            return False
+        if not hmac.compare_digest(mac, self._mac(issued)):
+            return False
+        age = (time.time() if now is None else now) - int(stamp)
+        # A minute's grace the other way: the workers' clocks are the one machine's, read a moment apart.
+        return -60 <= age <= COOKIE_SECONDS
 
-    def _mac(self, nonce: str) -> str:
-        return hmac.new(self._key, nonce.encode(), hashlib.sha256).hexdigest()
+    def _mac(self, issued: str) -> str:
+        return hmac.new(self._key, issued.encode(), hashlib.sha256).hexdigest()
 
 
 def _marked(scope: Scope, mark: str) -> Scope:
@@ -243,15 +257,23 @@ async def _send_html(send: Any, status: int, body: bytes, headers: list[tuple[by
 
 
 async def _read_body(receive: Any, limit: int = 4096) -> bytes | None:
-    """The request body, or None when it is longer than ``limit`` (a join form is a few bytes)."""
+    """The request body, or None when it is longer than ``limit`` (a join form is a few bytes).
+
+    None too when it has not all come within ``BODY_SECONDS``: a request that
+    never finishes is not held open.
+    """
     body = b""
-    while True:
-        message = await receive()
-        body += message.get("body", b"")
-        if len(body) > limit:
-            return None
-        if not message.get("more_body"):
-            return body
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            while True:
+                message = await receive()
+                body += message.get("body", b"")
+                if len(body) > limit:
+                    return None
+                if not message.get("more_body"):
+                    return body
+    except TimeoutError:
+        return None
 
 
 class Door:
@@ -312,8 +334,16 @@ class Door:
         method = scope.get("method", "GET")
         query = urllib.parse.parse_qs(scope.get("query_string", b"").decode("latin-1"))
         if path == "/join" and method == "POST":
+            if cross_site(scope):
+                # Another site's page posting the form: refused, and no try of this address used up.
+                await plain_response(send, 403, "Type the join code on the score-pad's own page.")
+                return
             body = await _read_body(receive)
-            form = urllib.parse.parse_qs((body or b"").decode("utf-8", "replace"))
+            if body is None:
+                # Too long or never finished: no code was given, so no try is used up.
+                await plain_response(send, 400, "The join form did not arrive whole: type the code again.")
+                return
+            form = urllib.parse.parse_qs(body.decode("utf-8", "replace"))
             await self._try(send, client, form.get("code", [""])[0], _safe_next(form.get("next", ["/"])[0]))
             return
         if path == "/join" and "code" in query:

@@ -14,6 +14,7 @@ import uvicorn
 from flet_web import get_package_web_dir
 
 from scorepad.app.host.assets import ASSETS_DIR
+from scorepad.app.host.connections import SPARE_PER_ADDRESS, HeadTimed, PerAddress
 from scorepad.app.host.fastload import FastLoad, precompress
 from scorepad.app.host.join import (
     Door,
@@ -24,16 +25,24 @@ from scorepad.app.host.join import (
     print_qr,
     url_host,
 )
+from scorepad.app.host.logs import quiet_unreadable_frames, uvicorn_log_config
 from scorepad.app.host.offline import LocalOnly
 from scorepad.app.host.pages import PageEnds
+from scorepad.app.host.startup import cache_refused, listening_refused, port_refused
 from scorepad.app.host.surface import HIDDEN_PATHS, Surface
 from scorepad.app.host.tuning import cheap_message_text, tune_gc
 from scorepad.app.host.workers import worker_environment, workers_refused
 from scorepad.app.models.links import JoinLink, set_join_link
 from scorepad.app.shell.page import make_main
+from scorepad.app.shell.pages import pages_per_address
+from scorepad.referee import MAX_RECORD_BYTES
 from scorepad.store.health import DatabaseUnusable, check_database
 
 SHUTDOWN_SECONDS = 2  # seconds open pages get to close after SIGTERM or Ctrl+C
+WORKER_HEALTH_SECONDS = 60
+# The largest WebSocket message a page may send: a record file picked in Dispute (at most
+# MAX_RECORD_BYTES) and its wrapping. A larger one closes that page's connection (code 1009).
+WS_MAX_BYTES = MAX_RECORD_BYTES + 256 * 1024
 
 
 def desktop_available() -> bool:
@@ -48,8 +57,10 @@ def desktop_available() -> bool:
 def serve_web(*, host: str, port: int, db_url: str | None = None, workers: int = 1) -> int:
     """Serve the app to browsers on ``host``:``port`` until interrupted; prints where to open it.
 
-    The database is checked first (``scorepad.store.health``): an unusable one
-    stops here with one line on stderr and status 2, before anything is served.
+    The database is checked first (``scorepad.store.health``), then the port,
+    the address, the cache directory and the settings
+    (``scorepad.app.host.startup``): any of them unusable stops here with one
+    line on stderr and status 2, before anything is served or printed.
     Everything (CanvasKit, fonts, icons) is served from this machine: a table in
     a basement has no internet. Every response carries a Content-Security-Policy
     (``scorepad.app.host.offline``) so the page requests nothing from anywhere else
@@ -63,8 +74,11 @@ def serve_web(*, host: str, port: int, db_url: str | None = None, workers: int =
     Returns the exit status.
     """
     try:
-        check_database(db_url)
-        refused = workers_refused(workers, db_url)
+        refused = port_refused(port)
+        if refused is None:
+            check_database(db_url)
+            pages_per_address()
+            refused = workers_refused(workers, db_url) or cache_refused() or listening_refused(host, port)
     except (DatabaseUnusable, ValueError) as err:
         sys.stderr.write(f"scorepad: {err}\n")
         return 2
@@ -88,7 +102,15 @@ def serve_web(*, host: str, port: int, db_url: str | None = None, workers: int =
         host=host,
         port=port,
         ws="websockets-sansio",
-        log_level="warning",
+        ws_max_size=WS_MAX_BYTES,
+        # A request head has a few seconds, a peer a few dozen connections (``connections``).
+        http=HeadTimed,
+        # Seconds a worker may take to answer the supervisor's health check: building the app
+        # takes several seconds on a busy machine, and uvicorn's 5 would kill and replace it forever.
+        timeout_worker_healthcheck=WORKER_HEALTH_SECONDS,
+        # WARNING, and a worker the supervisor replaced (``logs``).
+        log_config=uvicorn_log_config(),
+        log_level=None,
         server_header=False,
         # A WebSocket that never registers keeps Flet's handler waiting for good:
         # shutdown gives the pages SHUTDOWN_SECONDS, then closes what is left.
@@ -98,14 +120,21 @@ def serve_web(*, host: str, port: int, db_url: str | None = None, workers: int =
 
 
 def served_app(*, db_url: str | None, beyond_loopback: bool, code: str | None = None) -> tuple[Any, JoinCode]:
-    """The whole ASGI app as served, outermost first: policy, surface, door, fast load, Flet; and its join code."""
+    """The whole ASGI app as served and its join code.
+
+    Outermost first: the connections per address, the policy, the sockets'
+    lifecycle, the surface, the door, fast load, Flet.
+    """
+    quiet_unreadable_frames()
+    pages = pages_per_address()
     flet_app = web_app(db_url=db_url)
     _drop_framework_routes(flet_app)
     join_code = JoinCode(code)
     app: Any = FastLoad(flet_app, precompress([ASSETS_DIR, flet_web_dir()]))
     app = Surface(Door(app, join_code, beyond_loopback=beyond_loopback))
-    app = PageEnds(app)
-    return (LocalOnly(app) if no_cdn() else app), join_code
+    app = PageEnds(app, unregistered_cap=pages)
+    app = LocalOnly(app) if no_cdn() else app
+    return PerAddress(app, cap=pages + SPARE_PER_ADDRESS), join_code
 
 
 def announce(host: str, port: int, code: JoinCode | None, out: Any) -> None:

@@ -21,6 +21,7 @@ a ``Server`` header. ``Surface`` wraps that app and
 
 from __future__ import annotations
 
+import urllib.parse
 from typing import Any
 
 Scope = dict[str, Any]
@@ -55,11 +56,42 @@ def same_origin(scope: Scope) -> bool:
     origin = header(scope, b"origin")
     if origin is None:
         return True
-    host = header(scope, b"host")
-    if not host:
+    if not header(scope, b"host"):
         return False
+    return origin.lower().rstrip("/") == _own_origin(scope)
+
+
+def cross_site(scope: Scope) -> bool:
+    """Whether a form was posted from another site's page (``Sec-Fetch-Site``, else ``Origin``, else ``Referer``).
+
+    A browser says where a request comes from in ``Sec-Fetch-Site`` (every
+    current one); an older one is judged by its ``Origin`` or ``Referer``,
+    which must then name the page's own origin. Our own pages send no
+    referrer (``Referrer-Policy: no-referrer``), so their form posts carry
+    ``Origin: null``, which is taken as our own; a request without any of
+    these headers is no web page's (the join code still applies to it).
+    """
+    site = header(scope, b"sec-fetch-site")
+    if site is not None:
+        return site.strip().lower() not in ("same-origin", "none")
+    own = _own_origin(scope)
+    origin = header(scope, b"origin")
+    if origin is not None and origin.strip() != "null":
+        return origin.strip().lower().rstrip("/") != own
+    referer = header(scope, b"referer")
+    if referer is not None:
+        try:
+            parts = urllib.parse.urlsplit(referer.strip())
+        except ValueError:  # a malformed address ("http://[::1"): no page of ours
+            return True
+        return f"{parts.scheme}://{parts.netloc}".lower() != own
+    return False
+
+
+def _own_origin(scope: Scope) -> str:
+    """The origin the page was asked for on: scheme and ``Host`` (lower-case)."""
     scheme = "https" if scope.get("scheme") in ("wss", "https") else "http"
-    return origin.lower().rstrip("/") == f"{scheme}://{host.lower()}"
+    return f"{scheme}://{(header(scope, b'host') or '').lower()}"
 
 
 async def refuse_socket(receive: Any, send: Any) -> None:

@@ -36,6 +36,10 @@ from scorepad.tournament.pairing import ROUND_ROBIN_MAX
 
 # The store's writes a table device makes (Table calls them); each is checked first.
 GUARDED_WRITES = frozenset({"append", "settle", "undo", "redo", "start_hand", "amend", "finish", "rename"})
+# A table code is the table's number, a dash and six letters ("3-K7QM2X"): a longer one is no code.
+TABLE_DIGITS = 6
+TABLE_CODE_MAX = TABLE_DIGITS + 1 + 6
+TABLE_CODE_SHAPE = "A table code is the table's number, a dash and six letters, such as 3-K7QM2X."
 # The hall's pages, in the order they rotate.
 HALL_PAGES = ("tables", "names", "standings", "results")
 # Seconds each hall page is shown before the next.
@@ -57,13 +61,31 @@ def service_for(store: Any) -> TournamentService:
         return service
 
 
+# The most digits an event number can have (2**62, the largest, has 19). Checked before int(): Python
+# refuses to convert a number of more than 4,300 digits (a ValueError), and a page must never die of it.
+# The store's bounded integer parser (issue 17) is to take the place of this check once it lands.
+EVENT_ID_DIGITS = 19
+# What a page whose address names an event number no event can have says.
+NO_SUCH_EVENT = "There is no event with that number: check the page's address."
+
+
+def _event_path(route: str | None) -> list[str]:
+    """The parts of an ``/event/ID/...`` address, its query string aside."""
+    return (route or "").split("?", 1)[0].strip("/").split("/")
+
+
+def _is_event_number(text: str) -> bool:
+    """Whether ``text`` is written as an event number: ASCII digits only (``'²'.isdigit()`` is true)."""
+    return text.isascii() and text.isdigit()
+
+
 def parse_event_route(route: str) -> tuple[int, str, str | None] | None:
     """``/event/ID/director|table|hall|watch/T`` as (event id, screen, table), or None if it is not one.
 
     The query string (``?delay=30``) is ignored here.
     """
-    path = (route or "").split("?", 1)[0].strip("/").split("/")
-    if len(path) < 3 or path[0] != "event" or not (path[1].isascii() and path[1].isdigit()):
+    path = _event_path(route)
+    if len(path) < 3 or path[0] != "event" or not _is_event_number(path[1]) or len(path[1]) > EVENT_ID_DIGITS:
         return None
     event_id = int(path[1])
     if event_id <= 0 or event_id > 2**62:
@@ -74,6 +96,16 @@ def parse_event_route(route: str) -> tuple[int, str, str | None] | None:
     if screen == "watch" and len(path) == 4 and path[3].isascii() and path[3].isdigit() and len(path[3]) < 6:
         return event_id, screen, path[3]
     return None
+
+
+def is_impossible_event_route(route: str | None) -> bool:
+    """Whether ``route`` is an event page's address whose number has too many digits for any event.
+
+    Its page says ``NO_SUCH_EVENT`` (a number of thousands of digits must not
+    reach ``int()``, nor send the page to its home screen without a word).
+    """
+    path = _event_path(route)
+    return len(path) >= 3 and path[0] == "event" and _is_event_number(path[1]) and len(path[1]) > EVENT_ID_DIGITS
 
 
 def query_value(route: str, name: str) -> str | None:
@@ -699,6 +731,10 @@ class TableDevice:
         if not code:
             self.message = "Type your table's code first."
             return False
+        if len(code) > TABLE_CODE_MAX:
+            # Checked before the service reads the number in it (see EVENT_ID_DIGITS).
+            self.message = TABLE_CODE_SHAPE
+            return False
         try:
             token = self.service.join_table(self.event_id, code, source=self.source)
             match_id, _state = self.service.table_match(token, self.event_id)
@@ -707,7 +743,7 @@ class TableDevice:
             return False
         self.token, self.match_id = token, match_id
         head = code.split("-", 1)[0]
-        self.table_number = int(head) if head.isdigit() else None
+        self.table_number = int(head) if head.isascii() and head.isdigit() and len(head) <= TABLE_DIGITS else None
         return True
 
     def check(self, match_id: Any, action: str) -> None:

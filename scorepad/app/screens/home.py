@@ -13,6 +13,8 @@ from scorepad.app.screens.dispute import dispute_button, record_file_button
 from scorepad.app.screens.table_screen import message_bar
 from scorepad.rules.first_setter import METHOD_WORDS
 from scorepad.rules.presets import PRESETS, Topic, find_preset, renege_choices
+from scorepad.rules.wording import sentence
+from scorepad.store import DatabaseUnavailable
 
 Act = Callable[..., Callable[[], None]]
 
@@ -21,12 +23,18 @@ def home_screen(
     pad: ScorePad, act: Act, header: ft.Control, *, new_event: Callable[[], None] | None = None
 ) -> ft.Control:
     """New match, resume this device's last match, and history; with ``new_event``, the New event button."""
-    latest = pad.book.resumable()
-    resume_words = f"Resume: {line_words(latest)}" if latest else "Nothing to resume on this device yet"
+    said = pad.message
+    try:
+        latest = pad.book.resumable()
+        resume_words = f"Resume: {line_words(latest)}" if latest else "Nothing to resume on this device yet"
+    except DatabaseUnavailable as err:
+        # The home screen is where a page goes during an outage: it must draw without the database.
+        latest, resume_words = None, "This device's last match can be resumed once the database is back"
+        said = said or sentence(str(err))
     return ft.Column(
         [
             header,
-            message_bar(pad.message) or ft.Container(),
+            message_bar(said) or ft.Container(),
             card(
                 heading("Sniff at the table", size=20),
                 ft.Text(

@@ -31,6 +31,7 @@ from scorepad.app.models.state import TABLE, ScorePad
 from scorepad.app.models.table import Table
 from scorepad.app.models.tournament import (
     HALL_SECONDS,
+    NO_SUCH_EVENT,
     Board,
     BoardData,
     Creation,
@@ -38,6 +39,7 @@ from scorepad.app.models.tournament import (
     Hall,
     TableDevice,
     Watch,
+    is_impossible_event_route,
     is_new_event_route,
     kind_words,
     pairing_words,
@@ -71,7 +73,7 @@ DUE_MARGIN = 0.05
 
 def is_event_route(route: str | None) -> bool:
     """Whether a page's route is one of the tournament's (``/event/new`` included)."""
-    return parse_event_route(route or "") is not None or is_new_event_route(route)
+    return parse_event_route(route or "") is not None or is_new_event_route(route) or is_impossible_event_route(route)
 
 
 def event_page(page: ft.Page, store: Any, *, on_gone: Callable[[], None] | None = None) -> None:
@@ -140,15 +142,17 @@ def _draw_event_page(page: ft.Page, store: Any) -> None:
         page.title = "Sniff tournament"
         CreatePage(page, Creation(service_for(store), source=page.client_ip or "web"), store).draw()
         return
+    page.title = "Sniff tournament"
     parsed = parse_event_route(route)
-    assert parsed is not None
+    if parsed is None:  # an event number no event can have (is_impossible_event_route)
+        _no_event(page, NO_SUCH_EVENT)
+        return
     event_id, screen, table = parsed
     service = service_for(store)
-    page.title = "Sniff tournament"
     try:
         service.event_info(None, event_id)
     except TournamentError as err:
-        page.add(note(words_of(err), identifier="event-missing", size=16))
+        _no_event(page, words_of(err))
         return
     source = page.client_ip or "web"
     if screen == "director":
@@ -185,6 +189,12 @@ def _framed(controls: list[ft.Control | None]) -> ft.Control:
         ),
         expand=True,
     )
+
+
+def _no_event(page: ft.Page, words: str) -> None:
+    """The page says there is no such event (in place of what it showed: a home page's tab may come here)."""
+    page.controls = [note(words, identifier="event-missing", size=16)]
+    page.update()
 
 
 def _message(text: str | None, identifier: str = "message") -> ft.Control | None:

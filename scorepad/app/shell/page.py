@@ -25,8 +25,8 @@ from scorepad.app.shell.event_pages import event_page, is_event_route
 from scorepad.app.shell.guard import PageGuard
 from scorepad.app.shell.live import LiveScreen, PageStore, log_from_env, relay_for
 from scorepad.app.shell.pages import SESSION_TIMEOUT_SECONDS, PageCounter, Sweeper, refusal_words
-from scorepad.app.shell.taps import Dispatch, page_dispatch
-from scorepad.store import open_store
+from scorepad.app.shell.taps import Dispatch, home_during_outage, page_dispatch
+from scorepad.store import DatabaseUnavailable, open_store
 
 log = logging.getLogger("scorepad.live")
 _stores: dict[str | None, Any] = {}
@@ -110,7 +110,10 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
                 to_event_page(e.route)
                 return
             if e.route != pad.route:
-                pad.open_route(e.route)
+                try:
+                    pad.open_route(e.route)
+                except DatabaseUnavailable as err:
+                    home_during_outage(pad, err)
                 redraw()
 
         counted = [True]  # whether this page is in the count of its address now
@@ -144,7 +147,10 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
         page.on_connect = on_connect
         page.on_close = on_close
         if page.route and page.route != "/":
-            pad.open_route(page.route)
+            try:
+                pad.open_route(page.route)
+            except DatabaseUnavailable as err:
+                home_during_outage(pad, err)
         page.render(App, pad, bump, act, live, guard)
 
     return main
@@ -170,7 +176,12 @@ def App(
     if guard.dead:
         return guard.view()
     try:
-        return _app(pad, bump, act, live)
+        try:
+            return _app(pad, bump, act, live)
+        except DatabaseUnavailable as err:
+            # A screen that reads the store as it is drawn (History) during an outage.
+            home_during_outage(pad, err)
+            return _app(pad, bump, act, live)
     except Exception as err:
         # A failure while drawing: Flet would leave the page as it was, still taking taps.
         guard.fail(err, "drawing the page", show=False)

@@ -24,15 +24,17 @@ from scorepad.app.shell.live import live_pages, log
 SESSION_TIMEOUT_SECONDS = 30
 
 
-# Pages one client address may have connected at once (SCOREPAD_PAGES_PER_ADDRESS).
+# Pages one client address may have connected at once (SCOREPAD_PAGES_PER_ADDRESS), and the most it may say.
 PAGES_PER_ADDRESS = 20
+PAGES_ENV = "SCOREPAD_PAGES_PER_ADDRESS"
+MAX_PAGES_PER_ADDRESS = 10_000
 
 
 class PageCounter:
-    """Connected pages per client address, and the cap on them."""
+    """Connected pages per client address, and the cap on them (the server counts its connections with one too)."""
 
     def __init__(self, cap: int | None = None) -> None:
-        self.cap = cap if cap is not None else _cap_from_env()
+        self.cap = cap if cap is not None else pages_per_address()
         self._count: dict[str, int] = {}
         self._lock = threading.Lock()
 
@@ -119,11 +121,19 @@ def _malloc_trim() -> Callable[[int], int] | None:
         return None
 
 
-def _cap_from_env() -> int:
-    text = os.environ.get("SCOREPAD_PAGES_PER_ADDRESS", "").strip()
-    if text.isascii() and text.isdigit() and 0 < int(text) <= 10_000:
+def pages_per_address() -> int:
+    """The cap on pages per client address: ``SCOREPAD_PAGES_PER_ADDRESS``, else 20.
+
+    Raises ``ValueError`` with a sentence naming the setting when it is set to
+    anything but a whole number from 1 to 10,000 (``serve_web`` asks before serving).
+    """
+    text = os.environ.get(PAGES_ENV, "").strip()
+    if not text:
+        return PAGES_PER_ADDRESS
+    if text.isascii() and text.isdigit() and len(text) <= 6 and 0 < int(text) <= MAX_PAGES_PER_ADDRESS:
         return int(text)
-    return PAGES_PER_ADDRESS
+    shown = text if len(text) <= 20 else f"{text[:20]}..."
+    raise ValueError(f"{PAGES_ENV} takes a whole number of pages from 1 to {MAX_PAGES_PER_ADDRESS:,}, not {shown!r}")
 
 
 def refusal_words(cap: int) -> str:

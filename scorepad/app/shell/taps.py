@@ -71,3 +71,13 @@ def say_fault(pad: ScorePad, err: StoreError) -> None:
         pad.table.message = sentence(str(err))
     else:
         pad.message = sentence(str(err))
+
+
+def home_during_outage(pad: ScorePad, err: StoreError) -> None:
+    """A page opened, or sent to a screen, while the database is unavailable: home, with the store's sentence.
+
+    The home screen draws without the database; the page's address opens as
+    it should once the database is back (a reload, or a tap on Resume).
+    """
+    pad.go_home()
+    say_fault(pad, err)
