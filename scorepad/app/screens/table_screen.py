@@ -103,7 +103,7 @@ def _score_chip(side: Any, *, many: bool) -> ft.Control:
     ``needs N`` has a line of its own and a long name two lines (issue 19: "needs 25(").
     """
     score = ident(f"score-{side.side}", ft.Text(str(side.score), size=22, weight=ft.FontWeight.BOLD))
-    needs = ft.Text(f"needs {side.needed}", size=12 if many else 14, max_lines=1, no_wrap=True)
+    needs = ident(f"needs-{side.side}", ft.Text(f"needs {side.needed}", size=12 if many else 14, no_wrap=True))
     if many:
         name = ft.Text(side.names, size=13, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)
         body = ft.Column([name, score, needs], spacing=0, tight=True)
