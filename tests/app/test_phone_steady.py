@@ -12,7 +12,7 @@ import pytest
 from tests.browser import CHROMIUM, AppServer, TablePage, sel
 
 from .app_hands import GO_OUT_HAND
-from .test_browser import chromium, lay, start  # noqa: F401 - the module's browser fixture
+from .test_browser import block_four, chromium, lay, start  # noqa: F401 - the module's browser fixture
 from .test_phone import SMALL, off_screen
 
 pytestmark = [
@@ -53,22 +53,6 @@ def type_into(page: TablePage, identifier: str, keys: str) -> None:
 def field_value(page: TablePage, identifier: str) -> str:
     """What the text field with this identifier holds now."""
     return str(page.page.locator(f"{sel(identifier)} input, {sel(identifier)} textarea").first.input_value())
-
-
-def block_four(page: TablePage) -> None:
-    """A four-player hand blocked after the set: everyone draws what they may and passes."""
-    start(page, players=4)
-    lay(page, "6-6")
-    for seat in (1, 2, 3, 0):
-        page.wait_contains("turn", "to play")
-        page.tap("draw")
-        page.wait_contains("boneyard", "may draw 1")
-        page.tap("draw")
-        page.wait_contains("boneyard", "may draw 0")
-        page.tap("pass")
-        if seat != 0:
-            page.wait_contains("boneyard", "may draw 2")
-    page.wait_for("settle")
 
 
 def test_every_seat_s_pip_field_takes_two_digits_typed_quickly(chromium: Any, server: AppServer) -> None:  # noqa: F811
