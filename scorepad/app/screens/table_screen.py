@@ -477,7 +477,7 @@ def settle_panel(table: Table, act: Act, shown: ft.Control | None = None) -> ft.
                 keyboard_type=ft.KeyboardType.NUMBER,
                 width=170,
                 text_size=16,
-                border_color=ft.Colors.ERROR if problem else None,
+                border=ft.OutlineInputBorder(side=ft.BorderSide(2, ft.Colors.ERROR)) if problem else None,
                 on_change=lambda e, s=seat.seat: act(table.set_remaining_text, s, e.control.value or "")(),
                 disabled=bool(listed),
             ),
