@@ -1,4 +1,5 @@
-"""Make the table-screen screenshots for the docs at 360x640, 412x900 and 1280x800 (and dark, and sideways).
+"""Make the table-screen screenshots for the docs at 360x640, 412x900 and 1280x800 (and dark, and sideways;
+four sides and double-nine at 360x640).
 
     uv run python scripts/screenshots.py [--out docs/images]
 
@@ -89,9 +90,37 @@ def make_screenshots(out: Path) -> list[Path]:
                         page.screenshot(lower)
                         written.append(lower)
                     page.close()
+                written += _more_sides(browser, server, out)
                 browser.close()
         finally:
             server.stop()
+    return written
+
+
+def _more_sides(browser: object, server: AppServer, out: Path) -> list[Path]:
+    """At 360x640: four players each for himself, and three with the double-nine set, after the set."""
+    written = []
+    for name, players, switches, tile in (
+        ("four", 4, ("partners",), "6-6"),
+        ("double-nine", 3, ("double-nine",), "9-9"),
+    ):
+        page = TablePage(browser, server.url, viewport=SIZES["small-phone"])
+        page.open()
+        page.tap("new-match")
+        page.tap(f"players-{players}")
+        page.wait_for(f"name-{players - 1}")
+        for switch in switches:
+            page.tap(switch)
+        page.wait_contains("rules-summary", "double-nine" if "double-nine" in switches else "4 players")
+        page.tap("start-match")
+        page.wait_text("board-count", "0")
+        lay(page, tile, None)
+        page.wait_contains("turn", "to play")
+        settle_frame(page)
+        path = out / f"table-small-phone-{name}.png"
+        page.screenshot(path)
+        written.append(path)
+        page.close()
     return written
 
 

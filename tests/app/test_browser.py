@@ -116,19 +116,24 @@ def test_a_two_player_smartt_hand_from_the_set_to_a_go_out_settlement(table: Tab
     assert (table.number("score-0"), table.number("score-1")) == (50, 10)
 
 
-def test_a_four_player_partnership_hand_that_blocks(table: TablePage) -> None:
-    start(table, players=4)
-    lay(table, "6-6")
+def block_four(page: TablePage) -> None:
+    """A four-player hand blocked after the set: each player draws the two allowed and passes."""
+    start(page, players=4)
+    lay(page, "6-6")
     for seat in (1, 2, 3, 0):
-        table.wait_contains("turn", "to play")
-        table.tap("draw")
-        table.wait_contains("boneyard", "may draw 1")
-        table.tap("draw")
-        table.wait_contains("boneyard", "may draw 0")
-        table.tap("pass")
+        page.wait_contains("turn", "to play")
+        page.tap("draw")
+        page.wait_contains("boneyard", "may draw 1")
+        page.tap("draw")
+        page.wait_contains("boneyard", "may draw 0")
+        page.tap("pass")
         if seat != 0:
-            table.wait_contains("boneyard", "may draw 2")
-    table.wait_for("settle")
+            page.wait_contains("boneyard", "may draw 2")
+    page.wait_for("settle")
+
+
+def test_a_four_player_partnership_hand_that_blocks(table: TablePage) -> None:
+    block_four(table)
     for seat, pips in enumerate((20, 30, 25, 28)):
         table.fill(f"remaining-{seat}", str(pips))
     table.wait_contains("settle-preview", "rounds to 60")

@@ -50,7 +50,7 @@ class TestRename:
         watcher.open_match(table.match_id)
         pad.book.name_drafts[1] = "Robert "
         pad.book.save_names(table)
-        assert pad.book.message == "Names saved."
+        assert pad.book.notice == "Names saved." and pad.book.message is None
         assert table.player(1) == "Robert" and table.turn_words() == "Robert to play"
         assert [s.names for s in table.sides()] == ["Ann", "Robert"]
         assert store.list_matches()[0].players == ["Ann", "Robert"]

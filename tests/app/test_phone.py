@@ -119,10 +119,11 @@ def test_a_jaques_hand_with_every_call_claim_keystroke_and_double_tap_at_360x640
     page.wait_for("muggins-1")
     page.tap("muggins-1")
     page.wait_text("score-1", str(before[1] + 5))
-    # Keystrokes that are not a pip total are answered in the player's name, never wedge the page.
+    # Keystrokes that are not a pip total are answered in the player's name under the fields (no banner
+    # that would move the field), never wedge the page.
     for typed in ("²", "⑧", "abc", "-5", "12.5", "99999"):
         page.fill("remaining-1", typed)
-        page.wait_contains("message", "Bob holds 1 tile: ")
+        page.wait_contains("settle-problem", "Bob holds 1 tile: ")
     page.tap("theme")  # the page still answers every tap
     page.fill("remaining-1", "6")
     page.wait_for("message", gone=True)

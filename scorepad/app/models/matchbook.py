@@ -72,6 +72,8 @@ class MatchBook:
         self.asking: tuple[str, int] | None = None
         self.message: str | None = None
         self.day_problem: str | None = None
+        # What was saved ("Names saved."): news for the match it was said of, not a refusal.
+        self.notice: str | None = None
         self.label_draft: str | None = None
         self.name_drafts: dict[int, str] = {}
 
@@ -86,6 +88,9 @@ class MatchBook:
     def opened(self, match_id: Any) -> None:
         """A match was opened on this screen: it becomes this device's match."""
         self.remembered = match_id
+        # What was said of the match open before is not said of this one (issue 19: "Names saved.").
+        self.message = None
+        self.notice = None
         self.label_draft = None
         self.name_drafts = {}
         if self.on_opened is not None:
@@ -212,7 +217,7 @@ class MatchBook:
 
     def save_label(self, table: Any) -> None:
         """Store the label typed for the match at the table."""
-        self.message = None
+        self.message = self.notice = None
         if self.label_draft is None:
             return
         try:
@@ -221,7 +226,7 @@ class MatchBook:
             self.message = str(err)
             return
         self.label_draft = None
-        self.message = "Label saved."
+        self.notice = "Label saved."
 
     def name_of(self, table: Any, seat: int) -> str:
         """The name being typed for ``seat``, else the player's name."""
@@ -229,7 +234,7 @@ class MatchBook:
 
     def save_names(self, table: Any) -> None:
         """Rename every player whose name was changed; a refused name is said and nothing more is renamed."""
-        self.message = None
+        self.message = self.notice = None
         changed = {s: n for s, n in sorted(self.name_drafts.items()) if n.strip() != table.player(s)}
         if not changed:
             self.name_drafts = {}
@@ -246,7 +251,7 @@ class MatchBook:
         table.refresh()
         if table.on_saved is not None:
             table.on_saved(table.match_id, self.device)
-        self.message = "Names saved."
+        self.notice = "Names saved."
 
     def _describe(self, match_id: int) -> str:
         for line in match_lines(self.store, archived=None):

@@ -172,8 +172,12 @@ class ScorePad:
         self.screen = HOME
 
     def new_match(self) -> None:
-        """Open the new-match form."""
+        """Open the new-match form afresh: the rules, the player count and the names stay as last
+        chosen (the same table often plays on); every option, the target, who sets, the label and
+        the draw for the set start from their defaults (issue 19: they carried over)."""
         self.message = None
+        last = self.form
+        self.form = NewMatchForm(rules=last.rules, players=last.players, names=list(last.names))
         self.screen = NEW
 
     def show_history(self) -> None:

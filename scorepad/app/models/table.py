@@ -143,6 +143,9 @@ class Table:
         self.on_saved = on_saved
         self.state: MatchState = store.load(match_id, device=self.device)
         self.message: str | None = None
+        # What another screen entered (``Entered on another screen: ...``): news, not a refusal, so it
+        # is drawn in the plain style and goes with this screen's next tap.
+        self.notice: str | None = None
         self.pending: tuple[int, int] | None = None
         self.call_hidden = False
         self.breakdown_open = False
@@ -648,6 +651,7 @@ class Table:
         if revision != self.revision:
             log.info("ignored a tap drawn on revision %s (now %s): %s", revision, self.revision, action.__name__)
             return
+        self.notice = None
         action(*args)
 
     def close_call(self) -> None:
@@ -704,7 +708,9 @@ class Table:
         self.remaining_text[seat] = text
         if text.strip():
             self.remaining_tiles.pop(seat, None)
-        self.message = self.remaining_problem(seat)
+        # A half-typed total ("2" on the way to "29") is no refusal: the settle panel says what is
+        # wrong under the fields, and only Settle refuses. A banner here would move the field mid-word.
+        self.message = None
 
     def pick_settle_seat(self, seat: int | None) -> None:
         """Tiles tapped from now on are listed as seat ``seat``'s remaining tiles (None: stop)."""

@@ -87,9 +87,12 @@ def draw_helper(pad: ScorePad, act: Act) -> list[ft.Control]:
         field = ident(
             f"drawn-{seat}",
             ft.TextField(
-                label=f"{name}'s {method.field} (e.g. 6-4)",
+                # One line, cut if a name is long: a label that wrapped rose over the button above
+                # (issue 19). Narrow enough that the field and its Tap the tile share a line at 360 px.
+                label=ft.Text(f"{name}'s {method.field}", max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
+                hint_text="e.g. 6-4",
                 value=draw.tiles[seat],
-                width=230,
+                width=160,
                 on_change=lambda e, s=seat: act(pad.enter_drawn, s, e.control.value or "")(),
             ),
         )
@@ -189,7 +192,6 @@ def new_match_screen(
     return ft.Column(
         [
             header,
-            message_bar(pad.message) or ft.Container(),
             card(heading("Rules"), rules_row),
             card(heading("Players"), players_row, wrap_row(names)),
             card(
@@ -213,6 +215,9 @@ def new_match_screen(
             ),
             card(heading("Options"), wrap_row(options)),
             note(form.describe(), identifier="rules-summary", size=13),
+            # Start's refusal (two players alike, say) right above Start, where the thumb is: at the
+            # top of a long form it was off screen and the tap seemed to do nothing (issue 19).
+            message_bar(pad.message) or ft.Container(),
             button("start-match", "Start", act(pad.start_match), icon=ft.Icons.PLAY_ARROW, kind="filled"),
         ],
         spacing=12,

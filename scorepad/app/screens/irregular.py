@@ -19,8 +19,11 @@ from scorepad.rules.wording import sentence
 Act = Callable[..., Callable[[], None]]
 
 
-def irregular_panel(table: Table, act: Act) -> ft.Control | None:
-    """The menu's opener while a hand is under way, or the open menu with its preview."""
+def irregular_panel(table: Table, act: Act, shown: ft.Control | None = None) -> ft.Control | None:
+    """The menu's opener while a hand is under way, or the open menu with its preview.
+
+    ``shown``: the refusal of the menu's last tap, drawn just above its buttons.
+    """
     menu = table.irregular
     if not menu.available():
         return None
@@ -48,6 +51,8 @@ def irregular_panel(table: Table, act: Act) -> ft.Control | None:
                 color=None if preview.allowed else ft.Colors.ERROR,
             )
         )
+    if shown is not None:
+        rows.append(shown)
     rows.append(
         wrap_row(
             [

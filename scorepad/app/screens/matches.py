@@ -56,7 +56,7 @@ def match_details(pad: ScorePad, act: Act) -> ft.Control | None:
     ]
     return card(
         heading("This match"),
-        message_bar(book.message) or ft.Container(),
+        message_bar(book.message or book.notice, notice=not book.message) or ft.Container(),
         wrap_row([label, button("save-label", "Save label", act(book.save_label, table), kind="tonal")]),
         ft.Text("A name mistyped at the start can be put right here; the hands played stay as they are.", size=13),
         wrap_row(names),

@@ -52,6 +52,8 @@ def _entry(table: Table, act: Act, action: Callable[..., None], *args: Any) -> C
 def status_strip(table: Table, act: Act) -> ft.Control:
     """The board count, each side's score, whose turn it is and the tiles held, in two short rows."""
     board = table.board()
+    sides = table.sides()
+    many = len(sides) > 2
     count = ft.Container(
         content=ft.Column(
             [
@@ -64,64 +66,22 @@ def status_strip(table: Table, act: Act) -> ft.Control:
         ),
         # Tapping the count shows where it comes from; its own text stays the bare number.
         on_click=lambda _e: act(table.toggle_breakdown)(),
-        width=64,
+        width=52 if many else 64,  # three or four score cards need the room
         border_radius=8,
         tooltip="Where the count comes from",
     )
-    chips: list[ft.Control] = []
-    for side in table.sides():
-        chips.append(
-            ft.Container(
-                content=ft.Column(
-                    [
-                        ft.Text(
-                            side.names,
-                            size=14,
-                            max_lines=1,
-                            overflow=ft.TextOverflow.ELLIPSIS,
-                            weight=ft.FontWeight.BOLD if side.to_move else None,
-                        ),
-                        ft.Row(
-                            [
-                                ident(
-                                    f"score-{side.side}", ft.Text(str(side.score), size=22, weight=ft.FontWeight.BOLD)
-                                ),
-                                ft.Text(f"needs {side.needed}", size=14, max_lines=1),
-                            ],
-                            spacing=6,
-                            vertical_alignment=ft.CrossAxisAlignment.END,
-                        ),
-                    ],
-                    spacing=0,
-                    tight=True,
-                ),
-                bgcolor=ft.Colors.PRIMARY_CONTAINER if side.to_move else ft.Colors.SURFACE_CONTAINER_HIGH,
-                border_radius=8,
-                padding=ft.Padding.symmetric(horizontal=8, vertical=2),
-                expand=True,
-            )
-        )
+    chips = [_score_chip(side, many=many) for side in sides]
     held = " · ".join(f"{seat.name} {seat.tiles_held}" for seat in table.seats())
     hand = table.hand
     yard = f" · boneyard {hand.boneyard}" if hand is not None else ""
-    turn = ft.Row(
-        [
-            ident(
-                "turn",
-                ft.Text(
-                    table.turn_words(),
-                    size=15,
-                    weight=ft.FontWeight.BOLD,
-                    max_lines=1,
-                    overflow=ft.TextOverflow.ELLIPSIS,
-                ),
-            ),
-            ft.Container(
-                content=note(f"tiles: {held}{yard}", identifier="tiles-held", size=14),
-                expand=True,
-            ),
-        ],
-        spacing=8,
+    # One line each, whatever the names and numbers: the header keeps its height from tap to tap,
+    # so the picker under it never moves (issue 19). The details card says the boneyard in full.
+    turn_words = ident("turn", _one_line(table.turn_words(), size=15, weight=ft.FontWeight.BOLD))
+    tiles = ident("tiles-held", _one_line(f"tiles: {held}{yard}", size=14))
+    turn: ft.Control = (
+        ft.Column([turn_words, tiles], spacing=0, tight=True)
+        if many or len(table.seats()) > 2
+        else ft.Row([turn_words, ft.Container(content=tiles, expand=True)], spacing=8)
     )
     return ft.Column(
         [ft.Row([count, *chips], spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER), turn],
@@ -130,18 +90,51 @@ def status_strip(table: Table, act: Act) -> ft.Control:
     )
 
 
+def _one_line(text: str, *, size: int, weight: ft.FontWeight | None = None) -> ft.Text:
+    """Text kept to one line (cut with an ellipsis), so its height never changes with its words."""
+    return ft.Text(text, size=size, weight=weight, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)
+
+
+def _score_chip(side: Any, *, many: bool) -> ft.Control:
+    """One side's name, score and what it still needs.
+
+    Two sides share the width in halves: name above, score and ``needs N`` beside it.
+    Three or four sides get a quarter each at 360 px, too narrow for both on a line, so
+    ``needs N`` has a line of its own and a long name two lines (issue 19: "needs 25(").
+    """
+    score = ident(f"score-{side.side}", ft.Text(str(side.score), size=22, weight=ft.FontWeight.BOLD))
+    needs = ident(f"needs-{side.side}", ft.Text(f"needs {side.needed}", size=12 if many else 14, no_wrap=True))
+    if many:
+        name = ft.Text(side.names, size=13, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)
+        body = ft.Column([name, score, needs], spacing=0, tight=True)
+    else:
+        # The side to move in bold; one line always, so the change of weight moves nothing.
+        name = _one_line(side.names, size=14, weight=ft.FontWeight.BOLD if side.to_move else None)
+        row = ft.Row([score, needs], spacing=6, vertical_alignment=ft.CrossAxisAlignment.END)
+        body = ft.Column([name, row], spacing=0, tight=True)
+    return ft.Container(
+        content=body,
+        bgcolor=ft.Colors.PRIMARY_CONTAINER if side.to_move else ft.Colors.SURFACE_CONTAINER_HIGH,
+        border_radius=8,
+        padding=ft.Padding.symmetric(horizontal=4 if many else 8, vertical=2),
+        expand=True,
+    )
+
+
 # -- what the next tap needs --------------------------------------------------------------
 
 
-def message_bar(text: str | None) -> ft.Control | None:
-    """The engine's refusal or a hint, in a coloured bar."""
+def message_bar(text: str | None, *, notice: bool = False) -> ft.Control | None:
+    """The engine's refusal in the error colours; with ``notice``, news (saved, entered elsewhere) in plain ones."""
     if not text:
         return None
     return ident(
         "message",
         ft.Container(
-            content=ft.Text(text, color=ft.Colors.ON_ERROR_CONTAINER, size=14),
-            bgcolor=ft.Colors.ERROR_CONTAINER,
+            content=ft.Text(
+                text, color=ft.Colors.ON_SECONDARY_CONTAINER if notice else ft.Colors.ON_ERROR_CONTAINER, size=14
+            ),
+            bgcolor=ft.Colors.SECONDARY_CONTAINER if notice else ft.Colors.ERROR_CONTAINER,
             border_radius=8,
             padding=ft.Padding.symmetric(horizontal=10, vertical=6),
         ),
@@ -302,19 +295,12 @@ def call_row(table: Table, act: Act) -> ft.Control | None:
         spacing=0,
         tight=True,
     )
-    rows: list[ft.Control] = [caption, top, numbers]
+    # The taps first, the seven numbers (a call other than right or nothing) after them: a claim
+    # or a correction is never pushed below the fold by the numbers (issue 19: muggins at y 647).
+    rows: list[ft.Control] = [caption]
     if panel.flags:
         rows.append(note("Flags: " + ", ".join(panel.flags), identifier="call-flags", size=14, color=ft.Colors.ERROR))
-    if panel.can_fix:
-        rows.append(
-            button(
-                "call-fix",
-                f"Corrected {panel.moment}: record {panel.score}",
-                _entry(table, act, table.fix_call),
-                kind="tonal",
-                frame=table.revision,
-            )
-        )
+    rows.append(top)
     if panel.claimants:
         rows.append(
             wrap_row(
@@ -331,22 +317,36 @@ def call_row(table: Table, act: Act) -> ft.Control | None:
                 spacing=6,
             )
         )
+    if panel.can_fix:
+        rows.append(
+            button(
+                "call-fix",
+                f"Corrected {panel.moment}: record {panel.score}",
+                _entry(table, act, table.fix_call),
+                kind="tonal",
+                frame=table.revision,
+            )
+        )
+    rows.append(numbers)
     return ident("call-row", ft.Column(rows, spacing=4, tight=True))
 
 
 def actions_row(table: Table, act: Act) -> ft.Control:
     """Draw, the draw stepper, pass, undo and redo, in one row that never wraps (the picker stays put)."""
     hand = table.hand
-    playing = table.phase == PLAY
+    # Nobody draws or passes before the set or once the hand has ended: there the two are greyed
+    # out (issue 19), not merely outlined. While the hand goes on, one the rules refuse stays
+    # tappable and is answered with the engine's reason.
+    playing = table.phase == PLAY and hand is not None and hand.started
     drawable = hand.drawable if hand and playing else 0
     steps = table.draw_choices()
     controls = [
-        # Every action stays tappable: one the rules refuse is answered with the engine's reason.
         button(
             "draw",
             "Draw",
             _entry(table, act, table.draw),
             kind="filled" if playing and drawable > 0 else "outlined",
+            disabled=not playing,
             compact=True,
             frame=table.revision,
         ),
@@ -373,6 +373,7 @@ def actions_row(table: Table, act: Act) -> ft.Control:
             "Pass",
             _entry(table, act, table.pass_turn),
             kind="tonal" if playing and hand is not None and hand.can_pass else "outlined",
+            disabled=not playing,
             compact=True,
             frame=table.revision,
         ),
@@ -411,8 +412,11 @@ def draw_stepper(table: Table, act: Act) -> ft.Control | None:
 # -- panels ------------------------------------------------------------------------------
 
 
-def renege_panel(table: Table, act: Act) -> ft.Control | None:
-    """Pick the offender; the rollback and penalty are shown before they are applied."""
+def renege_panel(table: Table, act: Act, shown: ft.Control | None = None) -> ft.Control | None:
+    """Pick the offender; the rollback and penalty are shown before they are applied.
+
+    ``shown``: the refusal of this panel's last tap, drawn just above its buttons.
+    """
     if not table.renege_open:
         return None
     offenders = [
@@ -428,6 +432,8 @@ def renege_panel(table: Table, act: Act) -> ft.Control | None:
     preview = table.renege_preview()
     if preview is not None:
         rows.append(note(preview.words, identifier="renege-preview"))
+    if shown is not None:
+        rows.append(shown)
     rows.append(
         wrap_row(
             [
@@ -445,8 +451,14 @@ def renege_panel(table: Table, act: Act) -> ft.Control | None:
     return card(*rows)
 
 
-def settle_panel(table: Table, act: Act) -> ft.Control | None:
-    """Enter each seat's remaining pips (or tap its tiles), see the rounding, then settle."""
+def settle_panel(table: Table, act: Act, shown: ft.Control | None = None) -> ft.Control | None:
+    """Enter each seat's remaining pips (or tap its tiles), see the rounding, then settle.
+
+    A field is never moved or redrawn while it is typed in (issue 19: "29" typed fast lost its 9):
+    what is wrong is said in one line under the fields, not in a banner above them, and a field
+    that cannot be right is marked by its border alone, which takes no room. ``shown``: the
+    refusal of Settle, drawn just above it.
+    """
     if table.phase != SETTLE:
         return None
     rows: list[ft.Control] = [heading(f"{table.end_words()}: what is left in each hand?")]
@@ -461,7 +473,7 @@ def settle_panel(table: Table, act: Act) -> ft.Control | None:
                 keyboard_type=ft.KeyboardType.NUMBER,
                 width=170,
                 text_size=16,
-                error="Not possible" if problem else None,
+                border=ft.OutlineInputBorder(side=ft.BorderSide(2, ft.Colors.ERROR)) if problem else None,
                 on_change=lambda e, s=seat.seat: act(table.set_remaining_text, s, e.control.value or "")(),
                 disabled=bool(listed),
             ),
@@ -474,8 +486,8 @@ def settle_panel(table: Table, act: Act) -> ft.Control | None:
             kind="filled" if tapping else "outlined",
             disabled=seat.tiles_held == 0,
         )
-        shown = ft.Text(", ".join(listed), size=14) if listed else None
-        rows.append(wrap_row([c for c in (field, tap_button, shown) if c is not None]))
+        listed_words = ft.Text(", ".join(listed), size=14) if listed else None
+        rows.append(wrap_row([c for c in (field, tap_button, listed_words) if c is not None]))
     problem = table.settle_problem()
     preview = table.settle_preview() if problem is None else None
     if preview:
@@ -486,16 +498,19 @@ def settle_panel(table: Table, act: Act) -> ft.Control | None:
         and any(table.remaining_text.get(s.seat, "").strip() for s in table.seats())
     ):
         rows.append(note(problem, identifier="settle-problem", size=14, color=ft.Colors.ERROR))
+    if shown is not None:
+        rows.append(shown)
     rows.append(
         button("settle", "Settle the hand", _entry(table, act, table.settle), kind="filled", frame=table.revision)
     )
     return card(*rows)
 
 
-def hand_over_panel(table: Table, act: Act) -> ft.Control | None:
+def hand_over_panel(table: Table, act: Act, shown: ft.Control | None = None) -> ft.Control | None:
     """How the hand ended with the rounding and award, then the next hand or game.
 
-    With no hand at all (the first one undone), it offers to start one.
+    With no hand at all (the first one undone), it offers to start one. ``shown``: the
+    refusal of the last tap, drawn just above the button.
     """
     if table.phase not in (HAND_OVER, GAME_OVER, NO_HAND):
         return None
@@ -523,6 +538,8 @@ def hand_over_panel(table: Table, act: Act) -> ft.Control | None:
                 ]
             )
         )
+    if shown is not None:
+        rows.append(shown)
     if result is not None:
         rows.append(
             button(
@@ -602,6 +619,29 @@ def _sayings(table: Table) -> ft.Control | None:
     return note(said, identifier="table-words", size=14, color=ft.Colors.TERTIARY) if said else None
 
 
+def _message_place(table: Table) -> str:
+    """Which part of the screen the refusal of the moment answers: an open panel, the settlement,
+    the hand's end, or else the play (picker, Draw to Undo, the call)."""
+    if table.renege_open:
+        return "renege"
+    phase = table.phase
+    if phase == PLAY and table.irregular.open:
+        return "irregular"
+    if phase == SETTLE and table.settle_seat is None:
+        return SETTLE
+    if phase in (HAND_OVER, GAME_OVER, NO_HAND):
+        return HAND_OVER
+    return PLAY
+
+
+def _keyed(control: ft.Control | None, key: str) -> ft.Control | None:
+    """``control`` keyed, so Flet pairs it with the one drawn last however the parts above it
+    come and go: a panel is updated in place, never rebuilt (a field in it keeps its focus)."""
+    if control is not None:
+        control.key = key
+    return control
+
+
 def _safe(build: Callable[[], ft.Control | None], table: Table) -> ft.Control | None:
     """Draw one part; should it fail, the rest of the screen is still drawn and the failure said once."""
     try:
@@ -629,8 +669,16 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
     pending = table.pending_end_words()
     tapping = table.tapping_words()
     owed = table.renege_pending_words()
-    next_tap: list[ft.Control | None] = [
-        _safe(lambda: message_bar(table.message), table),
+    # A refusal is drawn in the panel whose tap it answers, above that panel's buttons, so it is
+    # in view where the thumb is; news from another screen is drawn there too, in plain colours.
+    place = _message_place(table)
+    shown = _safe(lambda: message_bar(table.message or table.notice, notice=not table.message), table)
+
+    def here(part: str) -> ft.Control | None:
+        return shown if place == part else None
+
+    notes: list[ft.Control | None] = [
+        here(PLAY),
         note(pending, identifier="end-pending", size=14, color=ft.Colors.TERTIARY) if pending else None,
         note(tapping, identifier="tapping", size=14) if tapping else None,
         note(owed, identifier="renege-pending", size=14) if owed else None,
@@ -643,15 +691,30 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
         if picking
         else None
     )
-    below: list[ft.Control | None] = [
-        _safe(lambda: end_choice(table, act), table) or _safe(lambda: call_row(table, act), table),
-        actions_row(table, act),
+    choice = _safe(lambda: end_choice(table, act), table)
+    calls = None if choice is not None else _safe(lambda: call_row(table, act), table)
+    actions = actions_row(table, act)
+    panels = [
         _safe(lambda: draw_stepper(table, act), table),
-        _safe(lambda: renege_panel(table, act), table),
-        _safe(lambda: irregular_panel(table, act), table) if phase == PLAY else None,
-        _safe(lambda: settle_panel(table, act), table),
-        _safe(lambda: hand_over_panel(table, act), table),
+        _keyed(_safe(lambda: renege_panel(table, act, here("renege")), table), "renege"),
+        _keyed(_safe(lambda: irregular_panel(table, act, here("irregular")), table), "irregular")
+        if phase == PLAY
+        else None,
+        _keyed(_safe(lambda: settle_panel(table, act, here(SETTLE)), table), SETTLE),
     ]
+    over = _keyed(_safe(lambda: hand_over_panel(table, act, here(HAND_OVER)), table), HAND_OVER)
+    # Nothing above the picker but the fixed header: it never moves between taps (issue 19).
+    # What the next tap needs comes first under it: where the tile went, then Draw to Undo
+    # (never pushed down by a long call panel), then the notes and the call.
+    call = _keyed(calls, "call")
+    if phase == PLAY:
+        after_picker, later = [choice, actions], [call, *panels]
+    elif phase == SETTLE:
+        # Claims on the last tile come before the settlement.
+        after_picker, later = [choice], [call, actions, *panels]
+    else:
+        # The hand is over: Next hand (or Next game) before the call that may still be changed.
+        after_picker, later = [], [over, call, actions, *panels]
     taps = {at: _entry(table, act, table.choose_end, at) for at in table.end_choices()}
     picture = _safe(
         lambda: layout_picture(table.picture(), taps, room=int(room if not wide else width * 5 / 11 - 24)), table
@@ -668,18 +731,18 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
 
     if wide:
         body: ft.Control = ft.Row(
-            [scrolled(more, expand=5), scrolled([*next_tap, picker, *below], expand=6)],
+            [scrolled(more, expand=5), scrolled([picker, *after_picker, *notes, *later], expand=6)],
             vertical_alignment=ft.CrossAxisAlignment.START,
             spacing=12,
             expand=True,
         )
     elif sideways:
         body = ft.Row(
-            [scrolled([picker, *next_tap], width=room), scrolled([*below, *more], expand=1)],
+            [scrolled([picker, *notes], width=room), scrolled([*after_picker, *later, *more], expand=1)],
             vertical_alignment=ft.CrossAxisAlignment.START,
             spacing=12,
             expand=True,
         )
     else:
-        body = scrolled([*next_tap, picker, *below, *more], expand=True)
+        body = scrolled([picker, *after_picker, *notes, *later, *more], expand=True)
     return ft.Column([top, body], spacing=4, expand=True)

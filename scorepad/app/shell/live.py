@@ -252,7 +252,9 @@ class LiveScreen:
             self.redraw()
             return
         if revision_of(table.state) != revision_of(before) or revision_of(before) is None:
-            table.message = notice_from_elsewhere(before, table.state)
+            # News, not a refusal: drawn in plain colours and gone with this screen's next tap.
+            table.message = None
+            table.notice = notice_from_elsewhere(before, table.state)
         self.redraw()
 
     async def confirm_shown(self, table: Any, state: Any) -> None:
