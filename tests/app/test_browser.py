@@ -163,7 +163,7 @@ def test_a_renege_is_previewed_then_rolled_back(table: TablePage) -> None:
 def test_a_game_won_shows_the_result_and_starts_the_next_game(table: TablePage) -> None:
     table.tap("new-match")
     table.fill("target", "20")
-    table.wait_contains("rules-summary", "target 20")
+    table.wait_contains("rules-summary", "to 20")
     table.tap("start-match")
     table.wait_text("board-count", "0")
     for tile, at in GO_OUT_HAND[:3]:
