@@ -172,21 +172,24 @@ class TournamentService:
 
         Raises ``TournamentError`` and what the store raises.
         """
-        self.check_next_hand(token, event_id, match_id)
+        self.check_next_hand(token, event_id, match_id, confirmed_first=False)
         return self._scoring.start_hand(token, event_id, match_id, setter)
 
-    def check_next_hand(self, token: str | None, event_id: int, match_id: int) -> None:
-        """Whether a table may start its next hand: the one place of the round's flow for every route.
+    def check_next_hand(self, token: str | None, event_id: int, match_id: int, *, confirmed_first: bool = True) -> None:
+        """Whether a table may start its next hand: the one place of the round's flow.
 
-        A table's finished hands are confirmed by the opposing side before the
-        next is played (Bridgemate's order; the director is not held to it),
-        and no table plays more games or hands than the round has. Raises
+        No table plays more games or hands than the round has. With
+        ``confirmed_first`` (the table's phone), a table's finished hands are
+        also confirmed by the opposing side before the next is played
+        (Bridgemate's order; the director is not held to it); the service's
+        own ``start_hand`` (the command line, scripted tables) leaves that to
+        the standings, which count confirmed hands only. Raises
         ``TournamentError`` (``AccessDenied`` for a caller who may not score).
         """
         caller = self._scoring.authorize_match(token, event_id, match_id)
         state = self.store.load(match_id, device=caller.view)
         finished = [h.number for h in state.hands if h.finished]
-        if caller.who == Who.TABLE and finished:
+        if confirmed_first and caller.who == Who.TABLE and finished:
             result = self.table_view(token, event_id).result
             confirmed = len(finished) if result is None else result.hands_confirmed
             if confirmed < len(finished):

@@ -163,7 +163,7 @@ def test_a_hand_is_confirmed_by_the_opposing_side_only(service: TournamentServic
 
 
 def test_the_round_s_flow_is_the_service_s_on_every_route(service: TournamentService, event: Any) -> None:
-    """A table's next hand waits for the last one's confirmation, through the service as on the phone."""
+    """A table's phone starts its next hand once the last is confirmed; the service's one check says so."""
     event_id, _director, view = event
     first = view.tables[0]
     token = service.join_table(event_id, view.codes[first.number])
@@ -171,7 +171,7 @@ def test_the_round_s_flow_is_the_service_s_on_every_route(service: TournamentSer
     play_hands(service, token, event_id, first.match_id, hands[:1])
     revision = service.store.load(first.match_id).revision
     with pytest.raises(TournamentError, match="hand 1 waits for the opposing side's confirmation first"):
-        service.start_hand(token, event_id, first.match_id, hands[1]["setter"])
+        service.check_next_hand(token, event_id, first.match_id)
     assert service.store.load(first.match_id).revision == revision
     # The director is not held to it; the table goes on once the hand is confirmed.
     state = service.store.load(first.match_id)
