@@ -7,6 +7,7 @@ from itertools import combinations
 
 import pytest
 
+from scorepad.access import Who
 from scorepad.store import open_store
 from scorepad.tournament import TournamentError, TournamentService
 from scorepad.tournament import rounds as rounds_module
@@ -272,4 +273,4 @@ def test_one_tables_view_is_its_line_of_the_round(service: TournamentService) ->
     # Every write is still checked on the server: a table's token writes only to its own match.
     with pytest.raises(TournamentError, match="only change its own match"):
         service.authorize_match(tablet, event, other.match_id)
-    assert service.authorize_match(director, event, other.match_id).role.value == "director"
+    assert service.authorize_match(director, event, other.match_id).who == Who.DIRECTOR
