@@ -58,7 +58,7 @@ def open_new(chromium: Any, server: AppServer, viewport: dict[str, int], **form:
     page.tap("new-match")
     if "rules" in form:
         page.tap(f"rules-{form['rules']}")
-        page.wait_contains("rules-summary", form["rules"])
+        page.wait_contains("rules-summary", form["rules"].capitalize())  # the book as the summary names it
     if "target" in form:
         page.fill("target", form["target"])
     if form.get("muggins"):
