@@ -111,11 +111,11 @@ def test_a_table_code_writes_only_its_own_match_in_the_current_round(store: Stor
     table_one.toggle_training()
     assert not table_one.training and table_one.hints() == ()
     two, _table_two = device_on(service, event_id, codes[2], store)
-    # Table 1's device aims its guarded store at table 2's match: refused before the store is touched.
+    # Table 1's device aims its store at table 2's match: the door refuses it, nothing is written.
     before = store.load(two.match_id).revision
     guarded = one.guarded(store)
-    with pytest.raises(StoreError, match="only change its own match"):
-        guarded.start_hand(two.match_id, 0, device="web:test")
+    with pytest.raises(StoreError, match=r"only change its own match|table 2's"):
+        guarded.start_hand(two.match_id, 0, caller=table_one.caller)
     assert store.load(two.match_id).revision == before
     # Its own match: the real table screen's model scores through the guard.
     hand = first_game_hand()
@@ -124,18 +124,18 @@ def test_a_table_code_writes_only_its_own_match_in_the_current_round(store: Stor
     # Locking the round ends the code: the same device can no longer write, even to its own match.
     assert desk.lock("test over"), desk.message
     with pytest.raises(StoreError):
-        guarded.undo(one.match_id, device="web:test")
+        guarded.undo(one.match_id, caller=table_one.caller)
     assert not TableDevice(service, event_id).join(codes[1])
 
 
 def test_a_past_rounds_code_cannot_edit_the_new_round(store: Store, event) -> None:
     service, event_id, desk, codes = event
-    old, _ = device_on(service, event_id, codes[1], store)
+    old, old_table = device_on(service, event_id, codes[1], store)
     assert desk.lock("skip round 1"), desk.message
     assert desk.pair(), desk.message
     new_match = desk.tables()[0].match_id
     with pytest.raises(StoreError):
-        old.guarded(store).start_hand(new_match, 0, device="web:test")
+        old.guarded(store).start_hand(new_match, 0, caller=old_table.caller)
     with pytest.raises(AccessDenied):
         service.authorize_match(old.token, event_id, new_match)
 
@@ -393,7 +393,7 @@ def test_the_new_event_form_refuses_bad_input_with_one_sentence_and_creates_noth
         "bye points": ({"bye_points": "2.5"}, "bye's points as a whole number"),
         "passwords differ": ({"again": PASSWORD + "!"}, "passwords differ"),
         "short password": ({"password": "short", "again": "short"}, "at least 8 characters"),
-        "target": ({}, "'target' must be a whole number of 1 or more"),
+        "target": ({}, "The target must be a whole number from 1 to 9999"),
     }
     for case, (typed, words) in refusals.items():
         form = filled(creation, **{"name": "Club night", "rounds": "3", "per_round": "1", "bye_points": ""})
@@ -538,7 +538,7 @@ def test_a_table_device_cannot_forfeit_and_the_directors_forfeit_closes_the_tabl
     assert "    game points 2 = R1 2 (forfeit win)" in desk.working()
     # The table's phone can no longer write to its match.
     with pytest.raises(StoreError, match="forfeited"):
-        device.guarded(store).start_hand(device.match_id, 0, device="web:test")
+        device.guarded(store).start_hand(device.match_id, 0, caller=table.caller)
     assert table.state.hands == []
 
 
@@ -679,7 +679,7 @@ def test_the_desk_takes_back_a_forfeit_and_reopens_the_round(store: Store, event
     assert desk.lock("done for tonight"), desk.message
     assert desk.title().endswith("locked")
     with pytest.raises(StoreError, match="locked"):
-        device.guarded(store).undo(device.match_id, device="web:test")
+        device.guarded(store).undo(device.match_id, caller=table.caller)
     assert not desk.reopen(" ") and desk.message is not None and "reason" in desk.message
     assert desk.reopen("table 1 misread a tile"), desk.message
     assert desk.message == (
@@ -687,7 +687,7 @@ def test_the_desk_takes_back_a_forfeit_and_reopens_the_round(store: Store, event
     )
     assert not desk.title().endswith("locked")
     assert any("reopen - table 1 misread a tile" in line for line in desk.audit_lines())
-    device.guarded(store).undo(device.match_id, device="web:test")
+    device.guarded(store).undo(device.match_id, caller=table.caller)
     table.refresh()
     assert not table.state.hands[0].finished
 

@@ -20,7 +20,7 @@ from typing import Any
 from scorepad.access import Caller
 from scorepad.app.models.limits import SlidingLimit
 from scorepad.app.models.state import NewMatchForm
-from scorepad.rules import PRESETS, SniffError, make_ruleset, narrate
+from scorepad.rules import PRESETS, RecordFormatError, SniffError, make_ruleset, narrate
 from scorepad.rules.wording import sentence
 from scorepad.store import StoreError
 from scorepad.store.log import Entry as LogEntry
@@ -1156,7 +1156,8 @@ class Creation:
             )
             self.limit.count(self.source, self.clock())
             self.token = self.service.login_director(event_id, form.password, source=self.source)
-        except TournamentError as err:
+        except (TournamentError, RecordFormatError) as err:
+            # A typed target the engine refuses (presets.typed_target) is said like any other refusal.
             self.message = words_of(err)
             return False
         self.event_id = event_id
