@@ -546,28 +546,35 @@ def arrivals_in_window(timing: Timing, runs: list[TableRun]) -> tuple[int, int]:
 
 
 def hall_delays(timing: Timing, runs: list[TableRun], hall: FletClient) -> tuple[list[float], list[float], int]:
-    """For each confirmation: (client) its tap to the hall page receiving the first draw read after its commit;
-    (server) the tap's arrival to that draw handed over. Also the confirmations never shown.
+    """For each confirmation: (client) its tap to the hall page receiving the first patch after the server handed
+    over the first draw read after its commit; (server) the tap's arrival to that draw handed over. Also the
+    confirmations never shown.
 
-    The hall page redraws whole, so its k-th draw (the server's count) is its k-th patch with controls.
+    The hall is a component that patches only what changed, so a draw's patch is found by time, not by count:
+    the first patch the page received after that draw was handed over (both clocks are the machine's monotonic one).
     """
-    draws = sorted((read, sent, draw) for _pid, _page, draw, read, sent in timing.hall)
+    draws = sorted((read, sent) for _pid, _page, _draw, read, sent in timing.hall)
     taps = {
         (run.seat.match_id, a.hand): a.sent for run in runs for a in run.answered if a.write is None
     }  # (match, hand) -> when its confirmation was tapped
     client, server, unseen = [], [], 0
     for _pid, match, hand, arrived, committed in timing.confirms:
-        shown = next(((sent, draw) for read, sent, draw in draws if read >= committed), None)
-        if shown is None:
+        sent = next((sent for read, sent in draws if read >= committed), None)
+        if sent is None:
             unseen += 1
             continue
-        sent, draw = shown
         if arrived is not None:
             server.append(sent - arrived)
         tapped = taps.get((match, hand))
-        if tapped is not None and draw <= len(hall.drawn_at):
-            client.append(hall.drawn_at[draw - 1] - tapped)
+        patch = _patch_after(hall, sent)
+        if tapped is not None and patch is not None:
+            client.append(patch - tapped)
     return client, server, unseen
+
+
+def _patch_after(hall: FletClient, sent: float) -> float | None:
+    """When the hall page first received a patch at or after ``sent`` (None: not yet)."""
+    return next((at for at in hall.drawn_at if at >= sent), None)
 
 
 # -- nothing lost or duplicated ----------------------------------------------------------
@@ -798,9 +805,11 @@ async def caught_up(hall: FletClient, timing_path: Path) -> None:
     deadline = time.monotonic() + SETTLE_TIMEOUT_S
     while time.monotonic() < deadline:
         timing = read_timing(timing_path)
-        draws = sorted((read, draw) for _pid, _page, draw, read, _sent in timing.hall)
-        shown = [next((d for read, d in draws if read >= committed), None) for *_, committed in timing.confirms]
-        if entry_latencies(timing).undelivered == 0 and all(d is not None and d <= len(hall.drawn_at) for d in shown):
+        draws = sorted((read, sent) for _pid, _page, _draw, read, sent in timing.hall)
+        shown = [next((sent for read, sent in draws if read >= committed), None) for *_, committed in timing.confirms]
+        if entry_latencies(timing).undelivered == 0 and all(
+            sent is not None and _patch_after(hall, sent) is not None for sent in shown
+        ):
             return
         await asyncio.sleep(0.5)
 

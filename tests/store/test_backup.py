@@ -120,9 +120,9 @@ def test_a_backup_taken_while_entries_flow_restores_every_acknowledged_entry(
 def test_restore_refuses_while_the_database_is_open_and_keeps_the_old_one_aside(
     serving: Store, db_path: Path, tmp_path: Path
 ) -> None:
-    first = serving.create_match(rules="smartt", options={}, players=["Ann", "Bob"])
+    first = serving.create_match(rules="smartt", options={}, players=["Ann", "Bob"], caller=Caller.local("t"))
     backup = back_up(db_path, tmp_path / "one.db").path
-    serving.create_match(rules="smartt", options={}, players=["Cy", "Dee"])
+    serving.create_match(rules="smartt", options={}, players=["Cy", "Dee"], caller=Caller.local("t"))
     with pytest.raises(BackupRefused, match=r"is in use .* stop it, then restore"):
         restore(backup, db_path)
     assert set(_stored(db_path)) == {first, first + 1}  # nothing changed
@@ -134,7 +134,7 @@ def test_restore_refuses_while_the_database_is_open_and_keeps_the_old_one_aside(
 
 @pytest.mark.parametrize("bad", ["missing", "not a database", "another sqlite file"])
 def test_restore_refuses_what_is_not_a_scorepad_backup(serving: Store, db_path: Path, tmp_path: Path, bad: str) -> None:
-    serving.create_match(rules="smartt", options={}, players=["Ann", "Bob"])
+    serving.create_match(rules="smartt", options={}, players=["Ann", "Bob"], caller=Caller.local("t"))
     serving.close()
     source = tmp_path / "bad.db"
     if bad == "not a database":
@@ -155,7 +155,7 @@ def test_restore_refuses_what_is_not_a_scorepad_backup(serving: Store, db_path: 
 def test_the_commands_say_what_they_did(
     serving: Store, db_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    serving.create_match(rules="smartt", options={}, players=["Ann", "Bob"])
+    serving.create_match(rules="smartt", options={}, players=["Ann", "Bob"], caller=Caller.local("t"))
     target = tmp_path / "b.db"
     assert run("backup", str(target), "--db", str(db_path)) == 0
     assert capsys.readouterr().out == f"backed up {db_path} to {target} (1 match)\n"

@@ -29,6 +29,7 @@ from .test_faults import _readline
 # the matches, "flow" writes until stdin closes; each answer is one line: "ok ID", "read N", "told ...".
 CHILD = """
 import sys
+from scorepad.access import Caller
 from scorepad.store import StoreError, open_store
 
 store = open_store(sys.argv[1])
@@ -37,7 +38,8 @@ print("ready", flush=True)
 
 def write():
     try:
-        print("ok", store.create_match(rules="smartt", options={}, players=["Ann", "Bob"]), flush=True)
+        made = store.create_match(rules="smartt", options={}, players=["Ann", "Bob"], caller=Caller.local("child"))
+        print("ok", made, flush=True)
     except StoreError as err:
         print("told", err, flush=True)
 
