@@ -12,10 +12,11 @@ A singles event with ``--tables`` tables (``benchmarks/tournament_load.py``'s
 the store, so each match holds something to read. Then table 1's phone,
 joined with its code, scores ``--entries`` steps of its next hands, as the
 load test's scorekeeper plays them (tiles, draws, passes, settlements,
-confirmations and new hands), through the device's guarded store. For each
+confirmations and new hands), through the device's store (``DeviceStore``). For each
 part of an entry it prints the SQL statements run and the milliseconds
-(median and the worst): the check before a write (``TableDevice.check``),
-the check before a new hand, and one draw of the phone's confirmation bar
+(median and the worst): the round's check before a new hand
+(``TableDevice.check_next_hand``; every other write is checked by the store's
+door within its own transaction), and one draw of the phone's confirmation bar
 (``TableDevice.waiting``; each entry draws it on both phones of the table).
 """
 
@@ -121,7 +122,7 @@ def measure(db_url: str, event: int, seat: Seat, rules: Any, entries: int, seed:
     """Table ``seat``'s phone scores ``entries`` steps; the parts of each, measured."""
     store = open_store(db_url)
     counter = Counter()
-    check, start, draw = Part("check before a write"), Part("check before a new hand"), Part("confirmation bar")
+    start, draw = Part("check before a new hand"), Part("confirmation bar")
     try:
         service = TournamentService(store)
         device = TableDevice(service, event)
@@ -139,9 +140,7 @@ def measure(db_url: str, event: int, seat: Seat, rules: Any, entries: int, seed:
         for _ in range(entries):
             assert step is not None
             if step.write == "start":
-                start.measure(counter, lambda: device.check(match_id, "start_hand"))
-            elif step.write is not None:
-                check.measure(counter, lambda: device.check(match_id, "append"))
+                start.measure(counter, lambda: device.check_next_hand(match_id))
             apply(guarded, match_id, run, step, lambda hand: device.confirm(store.load(match_id), hand))
             state = store.load(match_id)
             for _phone in range(2):
@@ -149,7 +148,7 @@ def measure(db_url: str, event: int, seat: Seat, rules: Any, entries: int, seed:
             step = run.next_step()
     finally:
         store.close()
-    return [check, start, draw]
+    return [start, draw]
 
 
 def main() -> int:

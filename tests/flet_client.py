@@ -186,6 +186,20 @@ class FletClient:
             return 0.0
         return await self._event(identifier, "change", text, timeout=timeout)
 
+    async def go(self, route: str, *, timeout: float = 30.0) -> float:
+        """Change the open page's route as the browser does (its address edited, Back): the page's new
+        ``route``, then its ``route_change`` event. Returns the seconds until the server's next patch."""
+        assert self.tree is not None, "the page is not open"
+        page_id = self.tree.page["_i"]
+        before = self.patches
+        started = time.perf_counter()
+        await self._send(UPDATE, {"id": page_id, "props": {"route": route}})
+        await self._send(EVENT, {"target": page_id, "name": "route_change", "data": {"route": route}})
+        deadline = time.monotonic() + timeout
+        while self.patches == before:
+            await self._next_patch(before, deadline, f"no answer to the route {route} within {timeout} s")
+        return time.perf_counter() - started
+
     async def showing(self, identifier: str, *, timeout: float = 30.0) -> None:
         """Wait until the page's latest draw holds the control with this identifier. Raises TimeoutError."""
         deadline = time.monotonic() + timeout

@@ -23,11 +23,12 @@ import msgpack
 import pytest
 
 from scorepad.access import Caller
+from scorepad.app.models.ports import PageRevoked
 from scorepad.app.models.state import ScorePad
 from scorepad.app.models.table import Table
 from scorepad.app.models.tournament import Desk, Hall
 from scorepad.app.shell.guard import DEAD_ID, RELOAD_ID
-from scorepad.app.shell.live import PageRevoked, screen_of
+from scorepad.app.shell.live import screen_of
 from scorepad.store import Store, StoreError, open_store
 from scorepad.tournament import TournamentService
 from tests.app.test_live_server import new_match as stored_match
@@ -332,8 +333,8 @@ async def test_a_tournament_table_page_that_crashes_is_dead(
     await tap_old(wired, ids, *[n for n in ("undo", tiles[-1], "draw") if n in ids])
     # The guarded store refuses first (the table's code was dropped), the page's store behind it too.
     writes = {
-        "guarded append": lambda: guarded.append(match_id, {"play": tiles[-1][5:]}, device=pad.device),
-        "guarded undo": lambda: guarded.undo(match_id, device=pad.device),
+        "guarded append": lambda: guarded.append(match_id, {"play": tiles[-1][5:]}, caller=pad.caller),
+        "guarded undo": lambda: guarded.undo(match_id, caller=pad.caller),
         "page store": lambda: pad.store.start_hand(match_id, setter=0, caller=Caller.local(pad.device)),
     }
     assert_refused(writes, (PageRevoked, StoreError))

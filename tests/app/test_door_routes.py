@@ -4,9 +4,11 @@ A raw client (tests/flet_client.py) from a LAN address (``X-Forwarded-For``,
 which uvicorn takes from 127.0.0.1), holding the door's join cookie as a
 phone that scanned the join code does: it joins table 1 with its code and
 scores there; then, from the same browser, opens table 2's match through the
-ordinary score-pad (``/match/ID``, a fresh tab) and lays a tile, and asks
-History to delete it. Each is refused in one sentence on the page, and table
-2's match keeps its revision, its log and its audit.
+ordinary score-pad (``/match/ID`` in a fresh tab) and lays a tile, opens it
+from History and lays a tile, reaches it by a route change on that open page
+(Back and Forward) and lays a tile, and asks History to delete it. Each is
+refused in one sentence on the page, and table 2's match keeps its revision,
+its log and its audit.
 """
 
 from __future__ import annotations
@@ -96,6 +98,13 @@ async def said(page: FletClient, words: str, *, timeout: float = 60.0) -> str:
     return text
 
 
+async def lay_refused(page: FletClient, words: str) -> None:
+    """Lay 5-5 on the match the page shows: the door refuses it, saying ``words``."""
+    await page.showing("tile-5-5", timeout=60)
+    await page.tap("tile-5-5", timeout=60)
+    await said(page, words)
+
+
 def test_table_one_s_phone_reaches_no_other_match(served: tuple[WebServer, dict[str, Any]]) -> None:
     web, facts = served
     event, (first, second), codes = facts["event"], facts["tables"], facts["codes"]
@@ -116,16 +125,24 @@ def test_table_one_s_phone_reaches_no_other_match(served: tuple[WebServer, dict[
         page = await FletClient(web.url, f"/match/{second.match_id}", headers=headers).open(
             ready="tile-5-5", timeout=90
         )
+        refused = f"table {second.number}'s"
         try:
-            await page.tap("tile-5-5", timeout=60)
-            await said(page, f"table {second.number}'s")
+            await lay_refused(page, refused)
         finally:
             await page.close()
-        # History: a delete of a tournament's match is refused.
+        # History: table 2's match opened from its list is read-only too, and a delete of it is refused.
         history = await FletClient(web.url, "/history", headers=headers).open(
             ready=f"delete-{second.match_id}", timeout=90
         )
         try:
+            await history.tap(f"open-{second.match_id}", timeout=60)
+            await lay_refused(history, refused)
+            # A route change on the open page (Back, then Forward to the match's address): read-only again.
+            for route in ("/history", f"/match/{second.match_id}", "/history"):
+                await history.go(route, timeout=60)
+                if route != "/history":
+                    await lay_refused(history, refused)
+            await history.showing(f"delete-{second.match_id}", timeout=60)
             await history.tap(f"delete-{second.match_id}", timeout=60)
             await history.tap("confirm-match-action", timeout=60)
             await said(history, "never deleted")

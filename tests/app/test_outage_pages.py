@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.app.shell.guard import DEAD_ID
+from scorepad.app.shell import page as page_module
+from scorepad.app.shell.guard import DEAD_ID, RELOAD_ID
+from scorepad.app.shell.page import UNAVAILABLE_ID
 from scorepad.store import DatabaseGone, open_store
 
 from .wiring import Wired
@@ -88,3 +90,19 @@ async def test_a_route_change_during_the_outage_says_so(tmp_path: Path) -> None:
     finally:
         wired.close()
         store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_first_page_while_the_database_server_refuses_says_so(tmp_path: Path) -> None:
+    """The process has never reached its database (PostgreSQL refusing it): the store's sentence and Reload, no
+    dead page; nothing is kept, so the next page tries again."""
+    refused = "postgresql+psycopg://postgres@127.0.0.1:5432/scorepad_no_such_database"
+    wired = await Wired(None, route="/history", db_url=refused).open()
+    try:
+        assert not wired.exists(DEAD_ID)
+        words = wired.find(UNAVAILABLE_ID).content.value  # type: ignore[union-attr]
+        assert words.startswith("The score-pad can't read the database right now: "), words
+        assert wired.exists(RELOAD_ID)
+    finally:
+        wired.close()
+    assert refused not in page_module._stores

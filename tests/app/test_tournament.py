@@ -1,6 +1,6 @@
 """The tournament's web layer (scorepad/app/models/tournament.py): roles enforced through the service, on a real store.
 
-A table device scores through ``GuardedStore`` and the real ``Table``: a code
+A table device scores through ``DeviceStore`` and the real ``Table``: a code
 for one table cannot write to another table's match, nor to its own once
 the round is locked or the next one paired; the hall and spectators have no
 credential and every write the service offers refuses them; a wrong
@@ -14,18 +14,19 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import flet as ft
 import pytest
 from sqlalchemy import MetaData, select
 
+from scorepad.access import Caller
 from scorepad.app.models.limits import SlidingLimit
 from scorepad.app.models.table import Table
 from scorepad.app.models.tournament import (
     Creation,
     Desk,
-    GuardedStore,
+    DeviceStore,
     Hall,
     TableDevice,
     Watch,
@@ -82,7 +83,7 @@ def device_on(service: TournamentService, event_id: int, code: str, store: Store
     device = TableDevice(service, event_id, source="table-phone")
     assert device.join(code), device.message
     assert device.match_id is not None
-    return device, Table(device.guarded(store), device.match_id, caller=device.caller(view="web:test"))
+    return device, Table(device.guarded(store), device.match_id, caller=device.caller(view="web:test"), tournament=True)
 
 
 def play_hand(table: Table, hand: dict[str, Any]) -> None:
@@ -343,23 +344,26 @@ def test_game_scores_are_the_finished_games_final_scores() -> None:
     assert game_scores(None) == ""
 
 
-def test_guarded_store_turns_a_refusal_into_one_sentence() -> None:
+def test_a_device_store_turns_the_rounds_refusal_into_one_sentence() -> None:
     class Inner:
-        def append(self, match_id: int, event: Any, device: str) -> str:
+        def start_hand(self, match_id: int, setter: int | None = None, **_kwargs: Any) -> str:
+            return "started"
+
+        def append(self, match_id: int, event: Any, **_kwargs: Any) -> str:
             return "written"
 
-        def load(self, match_id: int) -> str:
-            return "read"
+    class Device:
+        def check_next_hand(self, match_id: int) -> None:
+            if match_id != 1:
+                raise TournamentError("table 1 has played its games for the round")
 
-    def refuse(match_id: Any, action: str) -> None:
-        if match_id != 1:
-            raise TournamentError("table 1 may only change its own match")
-
-    guarded = GuardedStore(Inner(), refuse)
-    assert guarded.append(1, {}, device="d") == "written"
-    assert guarded.load(2) == "read"
-    with pytest.raises(StoreError, match=r"^Table 1 may only change its own match\.$"):
-        guarded.append(2, {}, device="d")
+    store = DeviceStore(cast(Any, Inner()), cast(Any, Device()))
+    caller = Caller.local("d")
+    assert store.start_hand(1, 0, caller=caller) == "started"
+    # Only a new hand asks the round; every other write is the door's to check, in the store.
+    assert store.append(2, {}, caller=caller) == "written"
+    with pytest.raises(StoreError, match=r"^Table 1 has played its games for the round\.$"):
+        store.start_hand(2, 0, caller=caller)
 
 
 def every_row(store: Store) -> dict[str, list[str]]:

@@ -72,8 +72,11 @@ def walk(control: Any) -> Iterator[Any]:
 class Wired:
     """One page of the app in this process, driven by identifiers."""
 
-    def __init__(self, store: Any, *, route: str = "/", width: int = 412, height: int = 900) -> None:
+    def __init__(
+        self, store: Any, *, route: str = "/", width: int = 412, height: int = 900, db_url: str | None = None
+    ) -> None:
         self.store = store
+        self.db_url = db_url  # with no ``store``: the page opens the database itself, as a server's first page
         self.route = route
         self.width, self.height = width, height
         self.connection = FakeConnection()
@@ -95,7 +98,7 @@ class Wired:
         )
         _context_page.set(session.page)
         OPENED.append(self)
-        make_main(store=self.store)(session.page)
+        make_main(store=self.store, db_url=self.db_url)(session.page)
         await self.settle()
         return self
 

@@ -15,6 +15,7 @@ from typing import Any
 from scorepad.analysis import HandAnalysis, analyse_hand
 from scorepad.analysis.findings import Finding, hand_findings
 from scorepad.analysis.narrate import clutch_words, event_words, placing_words, renege_line
+from scorepad.app.models.ports import MatchStore
 from scorepad.app.models.readings import picture_of
 from scorepad.app.models.views import Picture
 from scorepad.rules import HandState, MatchState, Play, RuleSet, SniffError, load_record, parse_tile, replay
@@ -96,7 +97,7 @@ class Dispute:
         self.step = min(1, len(match.hands[0].events))
 
     @classmethod
-    def from_store(cls, store: Any, match_id: Any, *, device: str = "app") -> Dispute:
+    def from_store(cls, store: MatchStore, match_id: int, *, device: str = "app") -> Dispute:
         """Open a stored match (raises the store's UnknownMatch, or SniffError for a match with no hands)."""
         match = store.load(match_id, device=device)
         return cls(match, title=f"Match {match_id}", match_id=match_id)

@@ -14,6 +14,7 @@ from datetime import date
 from typing import Any
 
 from scorepad.access import Caller
+from scorepad.app.models.ports import PageStore
 from scorepad.rules.wording import sentence
 from scorepad.store import StoreError, UnknownMatch
 from scorepad.store.cli import series_text
@@ -62,7 +63,7 @@ class MatchBook:
     match opened here, so the page can remember it.
     """
 
-    def __init__(self, store: Any, *, caller: Caller) -> None:
+    def __init__(self, store: PageStore, *, caller: Caller) -> None:
         self.store = store
         self.caller = caller
         self.device = caller.view or "app"
@@ -100,7 +101,7 @@ class MatchBook:
         """This device's last match as the history lists it (None if none, or it was deleted)."""
         if self.remembered is None:
             return None
-        for line in match_lines(self.store, archived=None):
+        for line in match_lines(self.store.shared, archived=None):
             if line.id == self.remembered:
                 return line
         return None
@@ -125,13 +126,13 @@ class MatchBook:
 
     def trashed(self) -> list[TrashedMatch]:
         """The matches in the Trash, the latest deleted first."""
-        return trashed_matches(self.store)
+        return trashed_matches(self.store.shared)
 
     def restore(self, match_id: int) -> None:
         """Take a match out of the Trash; the door's refusal (not the device that started it) is said in ``message``."""
         self.message = None
         try:
-            restore_match(self.store, match_id, caller=self.caller)
+            restore_match(self.store.shared, match_id, caller=self.caller)
         except StoreError as err:
             self.message = sentence(str(err))
             return
@@ -155,7 +156,7 @@ class MatchBook:
                 self.day_problem = f"The day {which} should be written like 2026-12-01, not {text!r}."
                 days.append(None)
         return match_lines(
-            self.store,
+            self.store.shared,
             label=self.filters.label,
             player=self.filters.player,
             since=days[0],
@@ -194,11 +195,11 @@ class MatchBook:
         self.asking = None
         try:
             if action == DELETE:
-                delete_match(self.store, match_id, caller=self.caller)
+                delete_match(self.store.shared, match_id, caller=self.caller)
                 if self.remembered == match_id:
                     self.remembered = None
             else:
-                archive_match(self.store, match_id, archived=not self.filters.archived, caller=self.caller)
+                archive_match(self.store.shared, match_id, archived=not self.filters.archived, caller=self.caller)
         except UnknownMatch:
             self.message = "That match is no longer in this score-pad."
         except StoreError as err:
@@ -211,7 +212,7 @@ class MatchBook:
         if self.label_draft is not None:
             return self.label_draft
         try:
-            return match_label(self.store, match_id) or ""
+            return match_label(self.store.shared, match_id) or ""
         except UnknownMatch:
             return ""
 
@@ -221,7 +222,7 @@ class MatchBook:
         if self.label_draft is None:
             return
         try:
-            label_match(self.store, table.match_id, self.label_draft, caller=self.caller)
+            label_match(self.store.shared, table.match_id, self.label_draft, caller=self.caller)
         except StoreError as err:
             self.message = str(err)
             return
@@ -242,7 +243,7 @@ class MatchBook:
         # One seat at a time, each checked against the names stored (a swap needs a third name first).
         try:
             for seat, name in changed.items():
-                rename_player(self.store, table.match_id, seat, name, caller=self.caller)
+                rename_player(self.store.shared, table.match_id, seat, name, caller=self.caller)
         except StoreError as err:
             self.message = str(err)
             table.refresh()
@@ -254,7 +255,7 @@ class MatchBook:
         self.notice = "Names saved."
 
     def _describe(self, match_id: int) -> str:
-        for line in match_lines(self.store, archived=None):
+        for line in match_lines(self.store.shared, archived=None):
             if line.id == match_id:
                 return describe(line)
         return f"match {match_id}"

@@ -13,6 +13,7 @@ from typing import Any
 from scorepad.access import Caller
 from scorepad.app.models.dispute import Dispute
 from scorepad.app.models.matchbook import MatchBook
+from scorepad.app.models.ports import PageStore
 from scorepad.app.models.table import Table
 from scorepad.rules import (
     PRESETS,
@@ -25,7 +26,7 @@ from scorepad.rules import (
 )
 from scorepad.rules.first_setter import METHOD_WORDS
 from scorepad.rules.presets import typed_target
-from scorepad.store import StoreError, UnknownMatch
+from scorepad.store import Store, StoreError, UnknownMatch
 from scorepad.store.ids import parse_match_id
 from scorepad.store.matches import checked_names, label_match
 
@@ -124,13 +125,15 @@ class NewMatchForm:
 class ScorePad:
     """The whole app for one screen: home, new match, the table, the score sheet, history.
 
-    ``store`` is a ``scorepad.store.Store``; ``caller`` is who writes from this
-    screen (``scorepad.access``: the door checks it at every write), its
-    ``view`` naming the screen in the store.
+    ``store`` is the shared ``scorepad.store.Store``, which the page uses
+    through its own ``PageStore``; ``caller`` is who writes from this screen
+    (``scorepad.access``: the door checks it at every write), its ``view``
+    naming the screen in the store.
     """
 
-    def __init__(self, store: Any, *, caller: Caller) -> None:
-        self.store = store
+    def __init__(self, store: Store, *, caller: Caller) -> None:
+        # The page's own store: the shell makes it follow the page's live screen, and revokes it if the page dies.
+        self.store = PageStore(store)
         self.caller = caller
         self.device = caller.view or "app"
         self.screen = HOME
@@ -138,7 +141,7 @@ class ScorePad:
         self.table: Table | None = None
         self.message: str | None = None
         self.on_saved: Callable[[Any, str], None] | None = None
-        self.book = MatchBook(store, caller=caller)
+        self.book = MatchBook(self.store, caller=caller)
         self.dispute: Dispute | None = None
 
     # -- reading ---------------------------------------------------------------
@@ -327,7 +330,7 @@ class ScorePad:
                 rules=form.rules, options=form.options(), players=players, caller=self.caller
             )
             if form.label.strip():
-                label_match(self.store, match_id, form.label, caller=self.caller)
+                label_match(self.store.shared, match_id, form.label, caller=self.caller)
             self.store.start_hand(match_id, setter=form.setter, caller=self.caller)
         except (SniffError, StoreError) as err:
             self.message = str(err)

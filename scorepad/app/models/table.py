@@ -15,6 +15,7 @@ from typing import Any
 from scorepad.access import Caller
 from scorepad.analysis.table_words import table_words, training_hints
 from scorepad.app.models.irregular import Irregularities
+from scorepad.app.models.ports import MatchStore
 from scorepad.app.models.readings import board_of, picture_of, sheet_of
 from scorepad.app.models.views import (
     Board,
@@ -122,19 +123,22 @@ def entry_taps(hand: HandState, event: Any) -> int:
 class Table:
     """One match being scored: the engine's state, read through the store, plus what the scorer is doing.
 
-    ``store`` is a ``scorepad.store.Store``; ``caller`` is who writes from this
+    ``store`` answers ``MatchStore`` (the page's ``PageStore``, a table device's
+    ``DeviceStore``, or the ``Store``); ``caller`` is who writes from this
     screen (the door checks it at every write; its ``view`` names the screen in
     the store); ``on_saved(match_id, device)`` is told of every entry saved, so
-    other screens on the same match can show it.
+    other screens on the same match can show it; ``tournament`` marks a
+    tournament table's match.
     """
 
     def __init__(
         self,
-        store: Any,
-        match_id: Any,
+        store: MatchStore,
+        match_id: int,
         *,
         caller: Caller,
         on_saved: Callable[[Any, str], None] | None = None,
+        tournament: bool = False,
     ) -> None:
         self.store = store
         self.match_id = match_id
@@ -165,9 +169,9 @@ class Table:
         # The ruling of the muggins claim made on this screen, said while it is the last entry.
         self.claim_words: str | None = None
         # Strategy hints (issue 10): off until the scorer turns training on; never in a tournament
-        # match (Smartt §12: nobody may suggest a play). A tournament's table device sets ``tournament``.
+        # match (Smartt §12: nobody may suggest a play). A tournament's table device says ``tournament``.
         self.training = False
-        self.tournament = bool(getattr(store, "tournament", False))
+        self.tournament = tournament
 
     # -- reading: the match -------------------------------------------------------
 

@@ -4,25 +4,27 @@ No Flet here. Every action goes through ``scorepad.tournament.TournamentService`
 with the caller's own credential (the director's token from the password, a
 table's token from its code, ``None`` for the hall and spectators, who only
 read), so the server refuses what a role may not do whatever the page shows.
-A table device writes to the store through ``GuardedStore``: before each
-write the service checks that the device's code is for that match in the
-current round (``TournamentService.authorize_match``).
+A table device writes through its page's store as ``DeviceStore``: the
+store's door checks its table credential at every write, and the service
+the round's flow before a new hand (``TournamentService.check_next_hand``).
 """
 
 from __future__ import annotations
 
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scorepad.access import Caller
 from scorepad.app.models.limits import SlidingLimit
+from scorepad.app.models.ports import MatchStore
 from scorepad.app.models.state import NewMatchForm
-from scorepad.rules import PRESETS, RecordFormatError, SniffError, make_ruleset, narrate
+from scorepad.rules import PRESETS, Event, RecordFormatError, SniffError, make_ruleset, narrate
 from scorepad.rules.wording import sentence
-from scorepad.store import StoreError
+from scorepad.store import MatchSnapshot, Store, StoreError
 from scorepad.store.log import Entry as LogEntry
 from scorepad.store.log import fold
 from scorepad.store.replay import rebuild
@@ -35,7 +37,6 @@ from scorepad.tournament.kinds import KINDS, Kind
 from scorepad.tournament.pairing import ROUND_ROBIN_MAX
 
 # The store's writes a table device makes (Table calls them); each is checked first.
-GUARDED_WRITES = frozenset({"append", "settle", "undo", "redo", "start_hand", "amend", "finish", "rename"})
 # A table code is the table's number, a dash and six letters ("3-K7QM2X"): a longer one is no code.
 TABLE_DIGITS = 6
 TABLE_CODE_MAX = TABLE_DIGITS + 1 + 6
@@ -48,16 +49,17 @@ HALL_SECONDS = 12.0
 WATCH_DELAY = 0.0
 WATCH_DELAY_MAX = 600.0
 
-_services: dict[int, TournamentService] = {}
+# Keyed by the store itself (weakly): a store closed and another opened never share a service.
+_services: weakref.WeakKeyDictionary[Store, TournamentService] = weakref.WeakKeyDictionary()
 _services_lock = threading.Lock()
 
 
-def service_for(store: Any) -> TournamentService:
+def service_for(store: Store) -> TournamentService:
     """The one ``TournamentService`` of ``store`` in this process (its result cache is shared by pages)."""
     with _services_lock:
-        service = _services.get(id(store))
+        service = _services.get(store)
         if service is None:
-            service = _services[id(store)] = TournamentService(store)
+            service = _services[store] = TournamentService(store)
         return service
 
 
@@ -125,34 +127,65 @@ def words_of(said: BaseException | str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
-class GuardedStore:
-    """A store for one table device: every write is checked by ``check(match_id, action)`` first.
+class DeviceStore:
+    """A table device's store (``MatchStore``): the round's flow checked before a new hand, the rest passed on.
 
-    ``check`` raises (``AccessDenied``, a ``TournamentError``) to refuse; the
-    refusal is turned into a ``StoreError`` so the table screen says it in
-    one sentence, as it does for any refused write. Reads pass straight on.
+    Who may write to the match is the store's door's to say, at each write
+    (the page's caller is this table's credential); what the round allows
+    next (this table has played its games for the round) is the service's,
+    asked before a new hand as on every other route. A refusal comes out as
+    a ``StoreError`` so the table screen says it in one sentence, as it does
+    any refused write.
     """
 
-    # A tournament's match: the table screen never offers strategy hints (Smartt §12, table.py).
-    tournament = True
-
-    def __init__(self, store: Any, check: Callable[[Any, str], None]) -> None:
+    def __init__(self, store: MatchStore, device: TableDevice) -> None:
         self._store = store
-        self._check = check
+        self._device = device
 
-    def __getattr__(self, name: str) -> Any:
-        value = getattr(self._store, name)
-        if name not in GUARDED_WRITES:
-            return value
+    def load(self, match_id: int, *, device: str | None = None) -> MatchSnapshot:
+        """The match now (``MatchStore.load``)."""
+        return self._store.load(match_id, device=device)
 
-        def write(match_id: Any, *args: Any, **kwargs: Any) -> Any:
-            try:
-                self._check(match_id, name)
-            except TournamentError as err:
-                raise StoreError(words_of(err)) from err
-            return value(match_id, *args, **kwargs)
+    def start_hand(
+        self, match_id: int, setter: int | None = None, *, caller: Caller, expected_revision: int | None = None
+    ) -> MatchSnapshot:
+        """A new hand, if the round allows this table one. Raises ``StoreError`` (the round's refusal included)."""
+        try:
+            self._device.check_next_hand(match_id)
+        except TournamentError as err:
+            raise StoreError(words_of(err)) from err
+        return self._store.start_hand(match_id, setter, caller=caller, expected_revision=expected_revision)
 
-        return write
+    def append(
+        self, match_id: int, event: Event | dict[str, Any], *, caller: Caller, expected_revision: int | None = None
+    ) -> MatchSnapshot:
+        """An entry of the hand (``MatchStore.append``)."""
+        return self._store.append(match_id, event, caller=caller, expected_revision=expected_revision)
+
+    def settle(
+        self, match_id: int, remaining: Any, *, caller: Caller, expected_revision: int | None = None
+    ) -> MatchSnapshot:
+        """The hand's settlement (``MatchStore.settle``)."""
+        return self._store.settle(match_id, remaining, caller=caller, expected_revision=expected_revision)
+
+    def amend(
+        self,
+        match_id: int,
+        event: Event | dict[str, Any] | None,
+        *,
+        caller: Caller,
+        expected_revision: int | None = None,
+    ) -> MatchSnapshot:
+        """The last entry replaced (``MatchStore.amend``)."""
+        return self._store.amend(match_id, event, caller=caller, expected_revision=expected_revision)
+
+    def undo(self, match_id: int, *, caller: Caller, expected_revision: int | None = None) -> MatchSnapshot:
+        """The last entry taken back (``MatchStore.undo``)."""
+        return self._store.undo(match_id, caller=caller, expected_revision=expected_revision)
+
+    def redo(self, match_id: int, *, caller: Caller, expected_revision: int | None = None) -> MatchSnapshot:
+        """The entry taken back put again (``MatchStore.redo``)."""
+        return self._store.redo(match_id, caller=caller, expected_revision=expected_revision)
 
 
 @dataclass(frozen=True)
@@ -746,17 +779,14 @@ class TableDevice:
         self.table_number = int(head) if head.isascii() and head.isdigit() and len(head) <= TABLE_DIGITS else None
         return True
 
-    def check(self, match_id: Any, action: str) -> None:
-        """The guard before every store write of this device (``GuardedStore``). Raises ``TournamentError``.
+    def check_next_hand(self, match_id: int) -> None:
+        """Whether the round allows this table a new hand (``DeviceStore``). Raises ``TournamentError``.
 
-        The service checks the token: a table's own match, in the current
-        round, not locked. A new hand also has to be within the round's games
-        or hands; that reads this table alone, never the whole round.
+        The service checks the token (a table's own match, in the current
+        round, not locked) and that the hand is within the round's games or
+        hands; that reads this table alone, never the whole round.
         """
-        # Who may write to the match is the store's door's to say, at the write itself (the page's
-        # caller is this table's credential); the round's flow is the service's, as on every route.
-        if action == "start_hand":
-            self.service.check_next_hand(self.token, self.event_id, match_id)
+        self.service.check_next_hand(self.token, self.event_id, match_id)
 
     def caller(self, *, view: str) -> Caller:
         """This device's table credential as the door's caller, its page named ``view``. Raises ``TournamentError``."""
@@ -764,9 +794,9 @@ class TableDevice:
             raise TournamentError("this table has no match to score: it is a bye")
         return replace(self.service.authorize_match(self.token, self.event_id, self.match_id), device=view)
 
-    def guarded(self, store: Any) -> GuardedStore:
-        """``store`` with this device's guard before each write."""
-        return GuardedStore(store, self.check)
+    def guarded(self, store: MatchStore) -> DeviceStore:
+        """``store`` with the round's check before a new hand (``DeviceStore``)."""
+        return DeviceStore(store, self)
 
     def waiting(self, state: Any, *, kept: bool = False) -> list[int]:
         """The finished hands of ``state`` not yet confirmed as they stand (reads this table only).
@@ -957,6 +987,11 @@ class Watch:
         if index + 1 >= len(self.seen):
             return None
         return max(0.0, self.seen[index + 1][0] + self.delay - now)
+
+    def title(self) -> str:
+        """The page's title: the table, who plays there and how far behind ("Table 2: Ann v Bob (60 s behind)")."""
+        delay = f" ({self.delay:g} s behind)" if self.delay else ""
+        return f"Table {self.table}: {' v '.join(self.names)}{delay}"
 
     def lines(self, now: float | None = None) -> list[str]:
         """The shown state's hands, tile by tile, in the engine's own words."""

@@ -53,11 +53,12 @@ from scorepad.app.screens.hall import HallScreen
 from scorepad.app.screens.home import option_controls, preset_buttons
 from scorepad.app.screens.join_panel import QR_SIZE
 from scorepad.app.screens.table_screen import PAGE_PAD, table_screen
+from scorepad.app.screens.watch import WatchScreen
 from scorepad.app.shell.guard import PageGuard
-from scorepad.app.shell.live import LiveScreen, PageStore, relay_for, topic_of
+from scorepad.app.shell.live import LiveScreen, relay_for, topic_of
 from scorepad.app.shell.pages import PageTasks
 from scorepad.app.shell.taps import page_dispatch
-from scorepad.store import StoreError
+from scorepad.store import Store, StoreError
 from scorepad.tournament.errors import TournamentError
 
 log = logging.getLogger("scorepad.live")
@@ -695,10 +696,13 @@ class TablePage:
         # Every write of this page names the table's credential: the store's door lets it into this
         # table's match only, while its round is current and unlocked and the table not forfeited.
         caller = self.device.caller(view=f"web:{self.page.session.id[:8]}")
+        match_id = self.device.match_id
+        if match_id is None:  # a bye has no match: ``caller`` has refused it already
+            return
         pad = ScorePad(self.store, caller=caller)
         live = LiveScreen(self.page, pad, relay_for(self.store))
-        pad.store = pad.book.store = PageStore(self.store, live)
-        pad.table = Table(self.device.guarded(pad.store), self.device.match_id, caller=caller)
+        pad.store.follow(live)
+        pad.table = Table(self.device.guarded(pad.store), match_id, caller=caller, tournament=True)
         pad.screen = TABLE
         # A page that fails unexpectedly loses its table's credential too (``PageGuard``).
         guard = PageGuard.of(self.page)
@@ -854,14 +858,20 @@ class HallPage(BoardPage):
 
 
 class WatchPage:
-    """A spectator's page: one table, tile by tile, ``delay`` seconds behind from its first drawing."""
+    """A spectator's page: one table, tile by tile, ``delay`` seconds behind from its first drawing.
 
-    def __init__(self, page: ft.Page, watch: Watch, store: Any) -> None:
+    The lifecycle lives here (finding the table, following its match, the
+    timers of delayed entries, ending with the page); the drawing is
+    ``screens.watch.WatchScreen``.
+    """
+
+    def __init__(self, page: ft.Page, watch: Watch, store: Store) -> None:
         self.page = page
         self.watch = watch
         self.guard = PageGuard.of(page)
         self.tasks = PageTasks(page)
         self.follower = Follower(page, store, self._changed, self.tasks)
+        self.bump: Callable[[], None] | None = None
         page.on_disconnect = lambda _e: self.follower.stop()
         page.on_close = lambda _e: close_page(page, self.tasks, self.follower)
         # A page that comes back after its connection dropped follows its table again and reads what it missed.
@@ -883,7 +893,14 @@ class WatchPage:
             self.page.add(note(f"There is no table {self.watch.table} to follow.", identifier="watch-missing"))
             return
         self.follower.follow([self.watch.match_id] if self.watch.match_id is not None else [])
-        self._draw_and_wait()
+        self.page.render(WatchScreen, self.watch, self._listen, self._dead)
+        self._wait()
+
+    def _listen(self, bump: Callable[[], None]) -> None:
+        self.bump = bump
+
+    def _dead(self) -> ft.Control | None:
+        return self.guard.view() if self.guard.dead else None
 
     async def _changed(self) -> None:
         self.changed()
@@ -891,10 +908,10 @@ class WatchPage:
     def changed(self) -> None:
         """The table's match changed: keep it, draw now or once its delay has passed."""
         self.watch.saw()
-        self._draw_and_wait()
-
-    def _draw_and_wait(self) -> None:
         self.draw()
+        self._wait()
+
+    def _wait(self) -> None:
         due = self.watch.next_due()
         if due is not None:
             self.tasks.run(self._later, due)
@@ -914,18 +931,9 @@ class WatchPage:
             self.tasks.run(self._later, due)
 
     def draw(self) -> None:
-        """Draw the table as it stood ``delay`` seconds ago."""
-        w = self.watch
-        delay = f" ({w.delay:g} s behind)" if w.delay else ""
-        self.page.controls = [
-            _framed(
-                [
-                    note(f"Table {w.table}: {' v '.join(w.names)}{delay}", identifier="watch-title", size=20),
-                    note("\n".join(w.lines()), identifier="watch-lines", size=15),
-                ]
-            )
-        ]
-        self.page.update()
+        """Redraw the table as it stood ``delay`` seconds ago (at the next turn of the page's event loop)."""
+        if self.bump is not None:
+            self.bump()
 
 
 class CreatePage:

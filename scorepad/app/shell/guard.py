@@ -53,13 +53,18 @@ def dead_view(error_id: str, route: str) -> ft.Control:
     The button opens the address in the browser itself, with no round trip
     through the dead page's session.
     """
+    return reload_view(dead_words(error_id), DEAD_ID, route)
+
+
+def reload_view(words: str, identifier: str, route: str) -> ft.Control:
+    """A page that can only say ``words`` (identified ``identifier``) and offer Reload, which loads ``route`` afresh."""
     reload = ft.FilledButton(
         content="Reload",
         icon=ft.Icons.REFRESH,
         url=ft.Url(route or "/", target=ft.UrlTarget.SELF),
         height=TOUCH,
     )
-    body = ft.Column([note(dead_words(error_id), identifier=DEAD_ID, size=18), tappable(RELOAD_ID, reload)], spacing=16)
+    body = ft.Column([note(words, identifier=identifier, size=18), tappable(RELOAD_ID, reload)], spacing=16)
     return ft.SafeArea(content=ft.Container(content=body, padding=24), expand=True)
 
 

@@ -15,7 +15,6 @@ connected: a plain sentence, no session work.
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 import os
 import threading
@@ -26,10 +25,9 @@ from typing import Any
 import flet as ft
 from flet.pubsub.pubsub_hub import PubSubHub
 
-from scorepad.app.models import timing
 from scorepad.app.models.notices import notice_from_elsewhere, refused_as_stale, revision_of
 from scorepad.app.models.state import SHEET, TABLE, ScorePad
-from scorepad.store import StoreConflict, StoreError
+from scorepad.store import Store, StoreError
 from scorepad.store.notify import Change, LiveHub, libpq_url
 
 log = logging.getLogger("scorepad.live")
@@ -56,7 +54,7 @@ def topic_of(match_id: int) -> str:
 class Relay:
     """A store's live updates in this process: its ``LiveHub`` and the Flet pub-sub hubs it feeds."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Store) -> None:
         self.flet_hubs: weakref.WeakSet[PubSubHub] = weakref.WeakSet()
         self.hub = LiveHub(self.deliver)
         # Every commit of the store, whichever page (or import) made it.
@@ -75,16 +73,17 @@ class Relay:
             flet_hub.send_all_on_topic(topic_of(change.match_id), change)
 
 
-_relays: dict[int, Relay] = {}
+# Keyed by the store itself (weakly): a store closed and another opened never share a relay.
+_relays: weakref.WeakKeyDictionary[Store, Relay] = weakref.WeakKeyDictionary()
 _relays_lock = threading.Lock()
 
 
-def relay_for(store: Any) -> Relay:
+def relay_for(store: Store) -> Relay:
     """The one relay of ``store`` in this process (made on first use)."""
     with _relays_lock:
-        relay = _relays.get(id(store))
+        relay = _relays.get(store)
         if relay is None:
-            relay = _relays[id(store)] = Relay(store)
+            relay = _relays[store] = Relay(store)
         return relay
 
 
@@ -274,63 +273,3 @@ class LiveScreen:
             log.debug("page %s did not confirm revision %s: %s", self.screen[:8], revision_of(state), err)
         if self.table is table and table.state is state:
             self.shown = state
-
-
-# The store's writes that a page makes; each carries the revision the page shows.
-WRITES = frozenset({"append", "settle", "undo", "redo", "start_hand", "amend", "finish"})
-
-
-class PageRevoked(Exception):
-    """A dead page used its store: the access was revoked when the page failed (``PageGuard``)."""
-
-
-class PageStore:
-    """The store as one page uses it: every write carries the revision of the state the page shows.
-
-    Everything else passes straight to the shared store. A write the store
-    refuses as stale (``StoreConflict``) is noted on the page's ``LiveScreen``
-    so the page can say which entry was first. Once ``revoke`` is called
-    (the page died) every use raises ``PageRevoked``, the writes already
-    handed out included.
-    """
-
-    def __init__(self, store: Any, live: LiveScreen) -> None:
-        self._store = store
-        self._live = live
-        self._revoked = False
-
-    def revoke(self) -> None:
-        """Refuse every use of the store from now on (the page failed)."""
-        self._revoked = True
-
-    def _check(self, name: str) -> None:
-        if self._revoked:
-            raise PageRevoked(f"{name}: this page's access to the store was revoked when it failed")
-
-    def __getattr__(self, name: str) -> Any:
-        self._check(name)
-        value = getattr(self._store, name)
-        if name not in WRITES or not _takes_expected_revision(value):
-            return value
-
-        def write(match_id: Any, *args: Any, **kwargs: Any) -> Any:
-            self._check(name)
-            kwargs.setdefault("expected_revision", self._live.expected_revision(match_id))
-            try:
-                state = value(match_id, *args, **kwargs)
-            except StoreConflict:
-                self._live.refused()
-                raise
-            self._live.wrote(match_id, state)
-            if timing.ENABLED:
-                timing.committed(match_id, revision_of(state))
-            return state
-
-        return write
-
-
-def _takes_expected_revision(method: Any) -> bool:
-    try:
-        return "expected_revision" in inspect.signature(method).parameters
-    except (TypeError, ValueError):
-        return False

@@ -22,26 +22,35 @@ from scorepad.app.screens.paper import paper_view
 from scorepad.app.screens.sheet import sheet_screen
 from scorepad.app.screens.table_screen import PAGE_PAD, table_screen
 from scorepad.app.shell.event_pages import event_page, is_event_route
-from scorepad.app.shell.guard import PageGuard
-from scorepad.app.shell.live import LiveScreen, PageStore, log_from_env, relay_for
+from scorepad.app.shell.guard import PageGuard, reload_view
+from scorepad.app.shell.live import LiveScreen, log_from_env, relay_for
 from scorepad.app.shell.pages import SESSION_TIMEOUT_SECONDS, PageCounter, Sweeper, refusal_words
 from scorepad.app.shell.taps import Dispatch, home_during_outage, page_dispatch
-from scorepad.store import DatabaseUnavailable, open_store
+from scorepad.rules.wording import sentence
+from scorepad.store import DatabaseUnavailable, Store, open_store
+from scorepad.store.faults import told
 
 log = logging.getLogger("scorepad.live")
-_stores: dict[str | None, Any] = {}
+# The page a process that cannot reach its database shows instead of any screen.
+UNAVAILABLE_ID = "database-unavailable"
+_stores: dict[str | None, Store] = {}
 _stores_lock = threading.Lock()
 
 
-def shared_store(db_url: str | None) -> Any:
-    """The store for ``db_url``, opened once per process and shared by every page."""
+def shared_store(db_url: str | None) -> Store:
+    """The store for ``db_url``, opened once per process and shared by every page.
+
+    Raises ``DatabaseUnavailable`` (one sentence) when the database cannot be
+    reached; the next page tries again.
+    """
     with _stores_lock:
         if db_url not in _stores:
-            _stores[db_url] = open_store(url=db_url)
+            with told(saving=False):
+                _stores[db_url] = open_store(url=db_url)
         return _stores[db_url]
 
 
-def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.Page], None]:
+def make_main(*, db_url: str | None = None, store: Store | None = None) -> Callable[[ft.Page], None]:
     """The ``main(page)`` for ``ft.run``: each page gets its own ScorePad over the shared store.
 
     Also sets how long Flet keeps a disconnected page (``FLET_SESSION_TIMEOUT``,
@@ -67,7 +76,13 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
             log.info("page refused: %d pages connected from %s", pages.cap, address)
             page.add(ft.Semantics(identifier="refused", content=ft.Text(refusal_words(pages.cap), size=16)))
             return
-        chosen = store if store is not None else shared_store(db_url)
+        try:
+            chosen = store if store is not None else shared_store(db_url)
+        except DatabaseUnavailable as err:
+            # This process has never reached the database: no screen can draw, the store's sentence can.
+            pages.leave(address)
+            page.add(reload_view(sentence(str(err)), UNAVAILABLE_ID, page.route or "/"))
+            return
         if is_event_route(page.route):
             # The tournament's pages (director, table device, hall, spectator): their own view-models.
             def gone() -> None:
@@ -80,7 +95,7 @@ def make_main(*, db_url: str | None = None, store: Any = None) -> Callable[[ft.P
         pad = ScorePad(chosen, caller=page_caller(page.client_user_agent, f"web:{page.session.id[:8]}"))
         relay = relay_for(chosen)
         live = LiveScreen(page, pad, relay)
-        pad.store = pad.book.store = PageStore(chosen, live)
+        pad.store.follow(live)
         act = page_dispatch(guard, pad, live)
         bump: dict[str, Callable[[], None]] = {}
 
