@@ -537,4 +537,6 @@ def audit_title(event_name: str, table: int | None, round_number: int | None, ne
     order = "newest first, times UTC" if newest_first else "oldest first, times UTC"
     if table is None:
         return f"{event_name}: the audit, {order}"
+    if not round_number:
+        return f"{event_name}: table {table}, its audit (no round paired yet)"
     return f"{event_name}: table {table} of round {round_number}, its audit, {order}"
