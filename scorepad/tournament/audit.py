@@ -1,4 +1,4 @@
-"""The event's audit as everyone reads it: each act whole, when, who, what in the players' names, why, before → after.
+"""The event's audit as everyone reads it: each act whole, when, who, what in the players' names, why, before -> after.
 
 Plain Python over the stored lines (``Views.audit``): the page, the command
 line and the table's phone draw these. Oldest first by default (a record
@@ -37,7 +37,7 @@ class AuditEntry:
 
     @property
     def sentence(self) -> str:
-        """The line whole: when, who, what, the figures before → after, the reason."""
+        """The line whole: when, who, what, the figures before -> after, the reason."""
         return wording.audit_sentence(self.when, self.who, self.what, self.reason, self.change)
 
     @property
@@ -108,7 +108,7 @@ def director_act(entries: Sequence[AuditEntry], table: int, round_number: int | 
 
 
 def director_line(entry: AuditEntry) -> str:
-    """The phone's one line about a director's act: "The director settled hand 1 at table 2 again: Ann 45 → 50 ..."."""
+    """The phone's one line about a director's act: "The director settled hand 1 at table 2 again: Ann 45 -> 50 ..."."""
     return wording.director_said(entry.who, entry.what, entry.reason, entry.change)
 
 

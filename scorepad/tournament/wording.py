@@ -396,9 +396,9 @@ def ended_unsettled(hand: int, table: int, how: HandEnd) -> str:
 # A separate block: each audit line in words, in the players' names, with the reason and
 # the figures before and after; and the phone's one line about the director's latest act.
 
-ARROW = "→"
+# Plain ASCII: the pages draw offline, where no font holds an arrow (a box was drawn for an arrow).
+ARROW = "->"
 AUDIT_EMPTY = "Nothing has been recorded yet."
-NO_DIRECTOR_ACT = "The director has changed nothing at this table."
 
 
 def actor_words(actor: str) -> str:
@@ -501,7 +501,7 @@ def audit_what(action: str, detail: dict[str, Any]) -> str:
 
 
 def audit_change(action: str, detail: dict[str, Any]) -> str | None:
-    """The figures before and after an act, "Ann 45 → 50; pips held 12, 0 → 7, 0"; None for an act without."""
+    """The figures before and after an act, "Ann 45 -> 50; pips held 12, 0 -> 7, 0"; None for an act without."""
     before, after = detail.get("before"), detail.get("after")
     if action == "resettle" and isinstance(before, dict) and isinstance(after, dict):
         old, new = list(before.get("scores") or []), list(after.get("scores") or [])
@@ -519,7 +519,7 @@ def audit_change(action: str, detail: dict[str, Any]) -> str | None:
 
 
 def audit_sentence(when: str, who: str, what: str, reason: str | None, change: str | None) -> str:
-    """One audit line whole: "16:42:07 the director settled hand 1 at table 2 again: Ann 45 → 50 (reason: ...)"."""
+    """One audit line whole: "16:42:07 the director settled hand 1 at table 2 again: Ann 45 -> 50 (reason: ...)"."""
     figures = f": {change}" if change else ""
     why = f" (reason: {reason})" if reason else ""
     return f"{when} {who} {what}{figures}{why}"

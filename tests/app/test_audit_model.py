@@ -54,7 +54,7 @@ def test_the_page_reads_the_whole_audit_newest_first_and_a_tables_own(event: Any
     latest = whole.rows[0]
     assert latest.head == "the director settled hand 1 at table 1 again"
     assert latest.reason == "the 2-2 was a 3-3"
-    assert latest.change is not None and "→" in latest.change and one.names[0] in latest.change
+    assert latest.change is not None and "->" in latest.change and one.names[0] in latest.change
     assert whole.rows[-1].head.startswith("the director created the event 'Club night'")
     table = AuditView(service, event_id, table=2)
     table.read()

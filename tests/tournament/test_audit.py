@@ -105,13 +105,13 @@ def test_the_audit_command_prints_every_act_whole_with_names_reasons_and_figures
     assert lines[7:] == [
         f"the director paired round 1 (swiss): table 1 {a} v {b}; table 2 {c} v {d}; bye Eve",
         f"the director corrected an entry of hand 1 at table 2: {_layer(two, 2)} plays 5-5 left, no call"
-        f" → {_layer(two, 2)} plays 5-5 left, called 10 (reason: she called 10)",
-        f"the director settled hand 1 at table 1 again: {a} 25 → 30; held {a} nothing, {b} 1-6 2-2 → {a} 0, {b} 14"
+        f" -> {_layer(two, 2)} plays 5-5 left, called 10 (reason: she called 10)",
+        f"the director settled hand 1 at table 1 again: {a} 25 -> 30; held {a} nothing, {b} 1-6 2-2 -> {a} 0, {b} 14"
         " (reason: the 2-2 was a 3-3)",
         f"the director gave a forfeit at table 2: {c} forfeits, {d} wins by forfeit, after 1 hand played"
         " (reason: did not turn up)",
         f"the director took back the forfeit of {c} at table 2: forfeit given by the director (did not turn up)"
-        " → no forfeit (reason: came back from the bar)",
+        " -> no forfeit (reason: came back from the bar)",
         "the director withdrew Eve from round 2 on",
         "the director locked round 1 with tables 1, 2 unfinished (reason: time is up)",
         "the director reopened round 1 (locked at " + lines[-1].split("(locked at ")[1].split(")")[0] + ")"
@@ -151,7 +151,7 @@ def test_the_phones_line_is_the_directors_latest_act_at_its_table(db: str, capsy
     act = director_act(entries, 1, 1)
     assert act is not None and act.action == "resettle"
     assert director_line(act) == (
-        f"The director settled hand 1 at table 1 again: {a} 25 → 30; held {a} nothing, {b} 1-6 2-2 → {a} 0, {b} 14"
+        f"The director settled hand 1 at table 1 again: {a} 25 -> 30; held {a} nothing, {b} 1-6 2-2 -> {a} 0, {b} 14"
         " (reason: the 2-2 was a 3-3)."
     )
     # Table 3 is Eve's bye: nothing the director did there.
