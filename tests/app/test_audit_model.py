@@ -85,3 +85,17 @@ def test_the_phone_hears_the_directors_act_once_and_nothing_else(event: Any) -> 
     late.joined(1)
     assert late.heard(1, "director") is None
     assert news.heard(2, "director") is None, "table 2's phone hears nothing of table 1"
+
+
+def test_a_settlement_taken_back_is_said_with_the_scores_it_had(event: Any) -> None:
+    service, event_id, director, one = event
+    news = DirectorNews(service, event_id)
+    news.joined(1)
+    before = service.store.load(one.match_id).hands[0].scores_after
+    service.correct(director, event_id, one.match_id, reason="recount at the table", undo=True)
+    state = service.store.load(one.match_id)
+    scores = ", ".join(f"{state.side_name(s)} {v}" for s, v in enumerate(before))
+    assert news.heard(1, "director: recount at the table") == (
+        f"The director took back an entry of hand 1 at table 1: the settlement of hand 1 ({scores}) -> taken back"
+        " (reason: recount at the table)."
+    )
