@@ -43,6 +43,14 @@ def hand_lines(match: MatchState, hand: HandState) -> list[str]:
     return lines + end_lines(match, hand)
 
 
+def event_line(match: MatchState, hand: HandState, index: int) -> str:
+    """The account of ``hand``'s event ``index`` (0-based) as ``hand_lines`` gives it, without its number.
+
+    "Bob plays 1-6 right: right 6 + ...". Raises ``IndexError`` for an event the hand does not have.
+    """
+    return hand_lines(match, hand)[index].strip().split(". ", 1)[-1]
+
+
 def _play_words(match: MatchState, event: Play, outcome: dict[str, Any], who: str, layout: Layout) -> str:
     count = outcome["board_count"]
     if outcome["at"] == "set":

@@ -111,7 +111,7 @@ class LiveHub:
 
     # -- changes -----------------------------------------------------------------
 
-    def committed(self, match_id: int, revision: int, device: str | None) -> None:
+    def committed(self, match_id: int, revision: int | None, device: str | None) -> None:
         """The store of this process committed ``revision`` of ``match_id``: tell every screen, here and elsewhere.
 
         The signature is the store's commit listener's. A failure to reach

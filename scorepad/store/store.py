@@ -70,7 +70,7 @@ from scorepad.store.summary import MatchSummary, summarize, summary_from_cache
 
 RECORD_FORMAT = "sniff-record/1"
 # listener(match_id, revision, device), called after each commit (Store.add_commit_listener).
-CommitListener = Callable[[int, int, "str | None"], None]
+CommitListener = Callable[[int, "int | None", "str | None"], None]
 _log = logging.getLogger("scorepad.store")
 T = TypeVar("T")
 # Match views whose replayed state is kept in memory: one per screen (match and device) in play.
@@ -457,7 +457,17 @@ class Store:
         with self._lock:
             self._listeners = tuple(fn for fn in self._listeners if fn is not listener)
 
-    def _committed(self, match_id: int, revision: int, device: str | None) -> None:
+    def announce(self, match_id: int, device: str | None) -> None:
+        """Tell the commit listeners that something kept beside ``match_id``'s entries changed (no new revision).
+
+        A tournament's audit line about the match (a correction's reason, a
+        forfeit) is written after the match's own entries: the screens on the
+        match hear of it as a change without a revision, read the match again
+        and can say what the director did. Raises nothing (as a commit's call).
+        """
+        self._committed(match_id, None, device)
+
+    def _committed(self, match_id: int, revision: int | None, device: str | None) -> None:
         for listener in self._listeners:
             try:
                 listener(match_id, revision, device)

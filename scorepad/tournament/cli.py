@@ -27,6 +27,8 @@ from scorepad.rules.numbers import NumberRefused, read_whole, record_int
 from scorepad.store.errors import StoreError
 from scorepad.store.faults import DATABASE_ERRORS
 from scorepad.store.store import open_store
+from scorepad.tournament import wording
+from scorepad.tournament.audit import audit_heading
 from scorepad.tournament.errors import TournamentError
 from scorepad.tournament.events import PAIRINGS
 from scorepad.tournament.exports import export_event
@@ -152,6 +154,14 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     standings.add_argument("--round", type=_whole, help="through this round")
     standings.add_argument("--json", action="store_true")
     standings.add_argument("--working", action="store_true", help="print each line's working")
+
+    audit = with_event(
+        "audit", "the event's audit whole: when, who, what, why, before and after (readable by all)", _audit
+    )
+    audit.add_argument("--table", type=_whole, metavar="T", help="only table T (and its round's pairing, lock, reopen)")
+    audit.add_argument("--round", type=_whole, help="with --table: the round meant (default: the latest)")
+    audit.add_argument("--newest-first", action="store_true", help="the latest act first (default: oldest first)")
+    audit.add_argument("--json", action="store_true")
 
     confirm = with_event("confirm", "confirm a table's finished hands as the director", _confirm)
     confirm.add_argument("table", type=_whole, metavar="TABLE")
@@ -404,6 +414,22 @@ def _standings(service: Any, args: argparse.Namespace) -> int:
         if args.working:
             for line in s.working:
                 _out(f"       {line}")
+    return 0
+
+
+def _audit(service: Any, args: argparse.Namespace) -> int:
+    entries = service.audit_view(
+        None, args.event, table=args.table, round_number=args.round, newest_first=args.newest_first
+    )
+    if args.json:
+        _out(json.dumps([{**e.__dict__, "sentence": e.sentence} for e in entries]))
+        return 0
+    info = service.event_info(None, args.event)
+    _out(audit_heading(info["name"], args.table, args.round or info["rounds_paired"], args.newest_first))
+    for entry in entries:
+        _out(entry.sentence)
+    if not entries:
+        _out(wording.AUDIT_EMPTY)
     return 0
 
 

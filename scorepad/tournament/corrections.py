@@ -13,13 +13,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scorepad.rules import HandState, SniffError
+from scorepad.rules.events import Play
 from scorepad.rules.hand import HandEnd
+from scorepad.rules.narrate import event_line, scores_line
 from scorepad.rules.numbers import NumberRefused, read_whole
 from scorepad.rules.previews import preview_settlement
 from scorepad.store import MatchSnapshot, Store, StoreError
 from scorepad.store import tournament_repo as repo
 from scorepad.store.db import session_scope
-from scorepad.store.models import SETTLE
+from scorepad.store.models import AMEND, SETTLE, START
 from scorepad.tournament import rows, wording
 from scorepad.tournament.access import Action, Gate
 from scorepad.tournament.errors import TournamentError
@@ -104,13 +106,15 @@ class Corrections(rows.Desk):
         caller = replace(caller, device=f"{caller.label}: {reason}")
         # The match as stored now, read for this correction: a view another screen loaded earlier
         # (the store lends a device the view last loaded without one) may be out of date.
-        now = self.store.load(match_id, device=caller.view).revision
+        before = self.store.load(match_id, device=caller.view)
+        now = before.revision
         state = (
             self.store.undo(match_id, caller=caller, expected_revision=now)
             if undo
             else self.store.amend(match_id, amend, caller=caller, expected_revision=now)
         )
         latest = self.store.audit(match_id)[-1]
+        target = latest.detail.get("target") or {}
         with session_scope(self._writer) as session:
             table_number, round_number = repo.place_of_match(session=session, match_id=match_id)
             rows.audit(
@@ -124,8 +128,12 @@ class Corrections(rows.Desk):
                     "match": match_id,
                     "reason": reason,
                     "entry": {"action": latest.action, "hand": latest.hand, "detail": latest.detail},
+                    # What the table had and has now, in the players' names (the audit's before and after).
+                    "before": _standing_words(before, str(target.get("kind", ""))),
+                    "after": None if undo else _standing_words(state, AMEND),
                 },
             )
+        self.store.announce(match_id, caller.view)
         return state
 
     def resettle(
@@ -213,10 +221,12 @@ class Corrections(rows.Desk):
                     "match": match_id,
                     "hand": done.hand,
                     "reason": reason,
+                    "sides": list(done.sides),
                     "before": {"remaining": done.remaining_before, "scores": list(done.scores_before)},
                     "after": {"remaining": done.remaining_after, "scores": list(done.scores_after)},
                 },
             )
+        self.store.announce(match_id, caller.view)
         return done
 
 
@@ -259,3 +269,27 @@ def _settled_hand(state: MatchSnapshot, top: str | None, table_number: int, want
             raise TournamentError(wording.started_since(number, table_number))
         raise TournamentError(wording.still_playing(number, table_number))
     raise TournamentError(wording.ended_unsettled(number, table_number, last.how))
+
+
+def _standing_words(state: MatchSnapshot, kind: str) -> str | None:
+    """The last entry standing in ``state`` of the kind a correction touched, in the players' names.
+
+    ``kind`` is the store's kind of the entry (a hand's start, its settlement,
+    or an event). "Dee plays 6-6 left: ...", "the settlement of hand 2 (Ann 45,
+    Bob 30)", "the start of hand 3"; None when the hand has nothing of it.
+    """
+    hand = state.current
+    if hand is None:
+        return None
+    if kind == START:
+        return f"the start of hand {hand.number}"
+    if kind == SETTLE:
+        return f"the settlement of hand {hand.number} ({scores_line(state, hand.scores_after)})"
+    if not hand.events:
+        return None
+    # The event's head ("Dee plays 5-5 left") and its call: what a correction of a call changes.
+    head = event_line(state, hand, len(hand.events) - 1).split(": ", 1)[0]
+    event = hand.events[-1]
+    if isinstance(event, Play) and event.at is not None:
+        return f"{head}, {wording.call_words(event.call)}"
+    return head

@@ -87,6 +87,7 @@ class Forfeits(rows.Desk):
                 )
         except AlreadyStored:
             raise TournamentError(wording.already_forfeited(table_number)) from None
+        self.store.announce(match_id, caller.view)
         return ForfeitView(
             losers=tuple(seated),
             loser_names=tuple(names[x] for x in seated),
@@ -140,4 +141,6 @@ class Forfeits(rows.Desk):
                     },
                 },
             )
+        if table.match_id is not None:
+            self.store.announce(table.match_id, caller.view)
         return view

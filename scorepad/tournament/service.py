@@ -28,6 +28,7 @@ from scorepad.access import Caller, Who
 from scorepad.store import MatchSnapshot, Store
 from scorepad.tournament import wording
 from scorepad.tournament.access import Gate
+from scorepad.tournament.audit import AuditEntry, audit_entries
 from scorepad.tournament.corrections import Corrections, Resettlement, read_remaining
 from scorepad.tournament.errors import TournamentError
 from scorepad.tournament.events import NAME_MAX, PAIRINGS, UNITS, Events
@@ -45,6 +46,7 @@ __all__ = [
     "PAIRINGS",
     "ROUND_ROBIN_MAX",
     "UNITS",
+    "AuditEntry",
     "AuditLine",
     "ForfeitView",
     "Resettlement",
@@ -277,6 +279,25 @@ class TournamentService:
     def audit(self, token: str | None, event_id: int) -> list[AuditLine]:
         """The event's audit trail, oldest first (see ``Views.audit``). Raises ``TournamentError``."""
         return self._views.audit(token, event_id)
+
+    def audit_view(
+        self,
+        token: str | None,
+        event_id: int,
+        *,
+        table: int | None = None,
+        round_number: int | None = None,
+        newest_first: bool = False,
+    ) -> list[AuditEntry]:
+        """The event's audit whole, in words, or one table's (see ``audit.audit_entries``); readable by everyone.
+
+        ``table`` with ``round_number`` None is that table of the latest round.
+        Raises ``TournamentError`` (no such event).
+        """
+        lines = self._views.audit(token, event_id)
+        if table is not None and round_number is None:
+            round_number = int(self._views.event_info(token, event_id)["rounds_paired"]) or None
+        return audit_entries(lines, table=table, round_number=round_number, newest_first=newest_first)
 
     def match_ids(self, token: str | None, event_id: int) -> list[tuple[int, int, int]]:
         """(round, table, match id) of every table played; director only. Raises ``TournamentError``."""

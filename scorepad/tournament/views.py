@@ -102,6 +102,8 @@ class AuditLine:
     actor: str
     action: str
     detail: dict[str, Any]
+    # The line's place in the event's audit (its row's id): later lines have higher numbers.
+    number: int = 0
 
 
 def forfeit_view(row: TournamentForfeit, event: TournamentEvent, names: dict[int, str]) -> ForfeitView:
@@ -227,7 +229,7 @@ class Views(rows.Desk):
         with session_scope(self._engine) as session:
             rows.event(session, event_id)
             return [
-                AuditLine(r.at.isoformat(), r.actor, r.action, dict(r.detail))
+                AuditLine(r.at.isoformat(), r.actor, r.action, dict(r.detail), rows.pk(r))
                 for r in repo.audit(session=session, event_id=event_id)
             ]
 

@@ -11,9 +11,10 @@ each format (``pairing/``), the rulings with the engine (``rules/wording.py``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from scorepad.rules.hand import HandEnd
-from scorepad.rules.wording import HOW_WORDS
+from scorepad.rules.wording import HOW_WORDS, count_words
 
 # -- events and entrants ---------------------------------------------------------------
 
@@ -389,3 +390,153 @@ def still_playing(hand: int, table: int) -> str:
 def ended_unsettled(hand: int, table: int, how: HandEnd) -> str:
     """A hand that ended without a settlement (thrown in, a renege...)."""
     return f"hand {hand} at table {table} ended without a settlement ({HOW_WORDS[how]}), so there is none to do again"
+
+
+# -- the audit, readable by everyone (audit.py) ------------------------------------------
+# A separate block: each audit line in words, in the players' names, with the reason and
+# the figures before and after; and the phone's one line about the director's latest act.
+
+# Plain ASCII: the pages draw offline, where no font holds an arrow (a box was drawn for an arrow).
+ARROW = "->"
+AUDIT_EMPTY = "Nothing has been recorded yet."
+
+
+def actor_words(actor: str) -> str:
+    """Who did it, as the audit stores the caller's label: "the director", "table 3", "this computer"."""
+    if actor == "director":
+        return "the director"
+    if actor == "hall":
+        return "the hall screen"
+    if actor.startswith("table ") and " (round " in actor:
+        return actor.split(" (round ", 1)[0]
+    return actor
+
+
+def call_words(call: int | None) -> str:
+    """A play's call in the audit: "called 10", "no call"."""
+    return "no call" if call is None else f"called {call}"
+
+
+def _held(remaining: object, names: Sequence[str]) -> str:
+    """What a settlement counted each seat holding, by name: "Bob nothing, Ann 1-6 2-2" or "Bob 0, Ann 14"."""
+    if not isinstance(remaining, list):
+        return str(remaining)
+    seats = names if len(names) == len(remaining) else [f"seat {i + 1}" for i in range(len(remaining))]
+    shown = []
+    for name, held in zip(seats, remaining, strict=False):
+        tiles = " ".join(map(str, held)) if isinstance(held, list) else str(held)
+        shown.append(f"{name} {tiles or 'nothing'}")
+    return ", ".join(shown)
+
+
+def _hands(numbers: Sequence[object]) -> str:
+    """ "hand 1", "hands 1, 2"."""
+    return f"hand {numbers[0]}" if len(numbers) == 1 else f"hands {_numbers(numbers)}"
+
+
+def _seated(names: Sequence[str]) -> str:
+    """A table's names: "Ann v Bob", "Ann v Bob v Cy", partners at four "Ann & Cy v Bob & Dee"."""
+    if len(names) == 4:
+        return f"{names[0]} & {names[2]} v {names[1]} & {names[3]}"
+    return " v ".join(names)
+
+
+def _tables(tables: Sequence[Sequence[str]], byes: Sequence[str]) -> str:
+    shown = [f"table {i} {_seated(t)}" for i, t in enumerate(tables, 1)]
+    shown += [f"bye {name}" for name in byes]
+    return "; ".join(shown) or "no tables"
+
+
+def _numbers(values: Sequence[object]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def audit_what(action: str, detail: dict[str, Any]) -> str:
+    """What an audit line's act did, in the players' names ("settled hand 1 at table 2 again")."""
+    d = detail
+    table = f"table {d.get('table')}"
+    if action == "create":
+        return f"created the event {d.get('name')!r} ({d.get('kind')}, {d.get('rules')})"
+    if action == "register":
+        return f"registered {d.get('entrant')} as entrant {d.get('number')} (plays from round {d.get('from_round')})"
+    if action == "withdraw":
+        return f"withdrew {d.get('entrant')} from round {d.get('from_round')} on"
+    if action == "forbid":
+        return f"kept {' and '.join(map(str, d.get('pair') or []))} apart"
+    if action == "pair":
+        return (
+            f"paired round {d.get('round')} ({d.get('method')}): {_tables(d.get('tables') or [], d.get('byes') or [])}"
+        )
+    if action == "repair":
+        return f"re-paired round {d.get('round')} by hand"
+    if action == "lock":
+        waiting = d.get("waiting") or []
+        tables = f"table {waiting[0]}" if len(waiting) == 1 else f"tables {_numbers(waiting)}"
+        unfinished = f" with {tables} unfinished" if waiting else ""
+        return f"locked round {d.get('round')}{unfinished}"
+    if action == "reopen":
+        return f"reopened round {d.get('round')} (locked at {str(d.get('locked_at', ''))[11:19]})"
+    if action == "new code":
+        return f"gave {table} of round {d.get('round')} a new code"
+    if action == "confirm":
+        return f"took {d.get('by')}'s confirmation of {_hands(d.get('hands') or ['?'])} at {table}"
+    if action == "correct":
+        entry = d.get("entry") or {}
+        kind = "took back" if entry.get("action") == "undo" else "corrected"
+        return f"{kind} an entry of hand {entry.get('hand')} at {table}"
+    if action == "resettle":
+        return f"settled hand {d.get('hand')} at {table} again"
+    if action == "forfeit":
+        losers, winners = list(d.get("losers") or []), list(d.get("winners") or [])
+        lose = "forfeits" if len(losers) == 1 else "forfeit"
+        win = "wins" if len(winners) == 1 else "win"
+        wins = f", {' & '.join(winners)} {win} by forfeit" if winners else " (a double forfeit)"
+        played = count_words(int(d.get("hands_played") or 0), "hand")
+        return f"gave a forfeit at {table}: {' & '.join(losers)} {lose}{wins}, after {played} played"
+    if action == "unforfeit":
+        had = " & ".join(map(str, (d.get("before") or {}).get("losers") or []))
+        return f"took back the forfeit of {had} at {table}"
+    where = f" at {table}" if "table" in d else ""
+    return f"{action}{where}"
+
+
+def audit_change(action: str, detail: dict[str, Any]) -> str | None:
+    """The figures before and after an act, "Ann 45 -> 50; pips held 12, 0 -> 7, 0"; None for an act without."""
+    before, after = detail.get("before"), detail.get("after")
+    if action == "resettle" and isinstance(before, dict) and isinstance(after, dict):
+        old, new = list(before.get("scores") or []), list(after.get("scores") or [])
+        sides = list(detail.get("sides") or [f"side {i + 1}" for i in range(len(new))])
+        moved = [f"{sides[i]} {o} {ARROW} {n}" for i, (o, n) in enumerate(zip(old, new, strict=False)) if o != n]
+        held = f"held {_held(before.get('remaining'), sides)} {ARROW} {_held(after.get('remaining'), sides)}"
+        return "; ".join([*moved, held])
+    if action == "correct" and (before is not None or after is not None):
+        return f"{before or 'an entry'} {ARROW} {after or 'taken back'}"
+    if action == "repair" and isinstance(before, list):
+        return f"{_tables(before, [])} {ARROW} {_tables(detail.get('tables') or [], detail.get('byes') or [])}"
+    if action == "unforfeit" and isinstance(before, dict):
+        return f"forfeit given by {actor_words(str(before.get('actor')))} ({before.get('reason')}) {ARROW} no forfeit"
+    return None
+
+
+def audit_sentence(when: str, who: str, what: str, reason: str | None, change: str | None) -> str:
+    """One audit line whole: "16:42:07 the director settled hand 1 at table 2 again: Ann 45 -> 50 (reason: ...)"."""
+    figures = f": {change}" if change else ""
+    why = f" (reason: {reason})" if reason else ""
+    return f"{when} {who} {what}{figures}{why}"
+
+
+def director_said(who: str, what: str, reason: str | None, change: str | None) -> str:
+    """The phone's one line: what the director changed at its table and why."""
+    figures = f": {change}" if change else ""
+    why = f" (reason: {reason})" if reason else ""
+    return f"{who[:1].upper()}{who[1:]} {what}{figures}{why}."
+
+
+def audit_title(event_name: str, table: int | None, round_number: int | None, newest_first: bool) -> str:
+    """ "Club day: the audit, oldest first" or "Club day: table 2 of round 1, its audit, newest first"."""
+    order = "newest first, times UTC" if newest_first else "oldest first, times UTC"
+    if table is None:
+        return f"{event_name}: the audit, {order}"
+    if not round_number:
+        return f"{event_name}: table {table}, its audit (no round paired yet)"
+    return f"{event_name}: table {table} of round {round_number}, its audit, {order}"

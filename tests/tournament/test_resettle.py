@@ -89,6 +89,7 @@ def test_the_audit_keeps_who_when_why_and_the_figures_before_and_after(service: 
         "match": one.match_id,
         "hand": 1,
         "reason": "the 2-2 was a 3-3",
+        "sides": list(one.names),
         "before": {"remaining": [[], ["1-6", "2-2"]], "scores": list(done.scores_before)},
         "after": {"remaining": [0, 14], "scores": list(done.scores_after)},
     }

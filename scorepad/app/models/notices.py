@@ -26,10 +26,8 @@ def entry_words(state: Any) -> str:
     hand = state.current
     if hand is None or not hand.events:
         return "the hand's first entry was taken back"
-    line = narrate.hand_lines(state, hand)[len(hand.events) - 1]
-    # "  3. Bob plays 1-6 right: right 6 + ..." -> "Bob plays 1-6 right"
-    words = line.strip().split(". ", 1)[-1]
-    return words.split(": ", 1)[0]
+    # "Bob plays 1-6 right: right 6 + ..." -> "Bob plays 1-6 right"
+    return narrate.event_line(state, hand, len(hand.events) - 1).split(": ", 1)[0]
 
 
 def change_words(before: Any, after: Any) -> str:

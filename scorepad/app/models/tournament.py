@@ -82,7 +82,7 @@ def _is_event_number(text: str) -> bool:
 
 
 def parse_event_route(route: str) -> tuple[int, str, str | None] | None:
-    """``/event/ID/director|table|hall|watch/T`` as (event id, screen, table), or None if it is not one.
+    """``/event/ID/director|table|hall|watch/T|audit[/T]`` as (event id, screen, table), or None if it is not one.
 
     The query string (``?delay=30``) is ignored here.
     """
@@ -95,8 +95,10 @@ def parse_event_route(route: str) -> tuple[int, str, str | None] | None:
     screen = path[2]
     if screen in ("director", "table", "hall") and len(path) == 3:
         return event_id, screen, None
-    if screen == "watch" and len(path) == 4 and path[3].isascii() and path[3].isdigit() and len(path[3]) < 6:
+    if screen in ("watch", "audit") and len(path) == 4 and path[3].isascii() and path[3].isdigit() and len(path[3]) < 6:
         return event_id, screen, path[3]
+    if screen == "audit" and len(path) == 3:
+        return event_id, screen, None
     return None
 
 

@@ -13,7 +13,9 @@ from collections.abc import Awaitable, Callable
 
 import flet as ft
 
+from scorepad.app.models.audit import audit_route
 from scorepad.app.models.tournament import Hall, HallTable
+from scorepad.app.screens.audit import audit_link
 from scorepad.app.screens.common import ident, note, tappable
 from scorepad.rules.wording import count_words
 
@@ -70,7 +72,8 @@ def HallScreen(
     shown = hall.page()
     if shown == "tables":
         width = (ft.context.page.width or HALL_WIDTH) - 2 * MARGIN
-        body = _tables(hall.hall_tables(), width)
+        number = hall.round.number if hall.round is not None else None
+        body = _tables(hall.hall_tables(), width, lambda table: audit_route(hall.event_id, table, number))
     elif shown == "names":
         body = _names(hall.name_rows())
     elif shown == "standings":
@@ -88,6 +91,7 @@ def HallScreen(
                             expand=True,
                         ),
                         _tabs(hall.pages(), shown),
+                        audit_link("hall-audit", "Audit", audit_route(hall.event_id)),
                     ],
                     vertical_alignment=ft.CrossAxisAlignment.CENTER,
                 ),
@@ -133,7 +137,7 @@ def _tabs(pages: list[str], shown: str) -> ft.Control:
     )
 
 
-def _tables(tables: list[HallTable], width: float) -> ft.Control:
+def _tables(tables: list[HallTable], width: float, audit: Callable[[int], str]) -> ft.Control:
     """A card a table: its number and hand, then each side with its live score; a bye in one line.
 
     The fewer the tables, the wider the cards and the larger their type: two
@@ -142,10 +146,12 @@ def _tables(tables: list[HallTable], width: float) -> ft.Control:
     per_row = next((n for limit, n in CARDS_PER_ROW if len(tables) <= limit), CARDS_PER_ROW[-1][1])
     card = (width - CARD_GAP * (per_row - 1)) / per_row
     size = BIG + 12 if per_row <= 3 else BIG
-    return ft.Row([_table_card(t, card, size) for t in tables], wrap=True, spacing=CARD_GAP, run_spacing=CARD_GAP)
+    return ft.Row(
+        [_table_card(t, card, size, audit(t.number)) for t in tables], wrap=True, spacing=CARD_GAP, run_spacing=CARD_GAP
+    )
 
 
-def _table_card(table: HallTable, width: float, size: int) -> ft.Control:
+def _table_card(table: HallTable, width: float, size: int, audit: str) -> ft.Control:
     if table.bye:
         rows: list[ft.Control] = [note(table.line, identifier=f"hall-table-{table.number}", size=size)]
     else:
@@ -153,6 +159,8 @@ def _table_card(table: HallTable, width: float, size: int) -> ft.Control:
             [
                 ft.Text(f"Table {table.number}", size=TEXT, weight=ft.FontWeight.BOLD),
                 note(table.hand, identifier=f"hall-hand-{table.number}", size=SMALL + 4, color=ft.Colors.OUTLINE),
+                # The table's audit (what the director changed there, and why), in a tab of its own.
+                audit_link(f"hall-audit-{table.number}", "Audit", audit),
             ],
             alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
         )

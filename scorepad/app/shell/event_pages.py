@@ -1,4 +1,5 @@
-"""The tournament's pages: ``/event/ID/director``, ``/event/ID/table``, ``/event/ID/hall``, ``/event/ID/watch/T``.
+"""The tournament's pages: ``/event/ID/director``, ``/event/ID/table``, ``/event/ID/hall``, ``/event/ID/watch/T``,
+``/event/ID/audit[/T]``.
 
 Each page draws a view-model of ``scorepad.app.models.tournament`` and forwards
 taps to it; every action reaches ``TournamentService`` with the page's own
@@ -25,6 +26,7 @@ from typing import Any
 import flet as ft
 
 from scorepad.app.models import timing
+from scorepad.app.models.audit import DirectorNews, audit_route
 from scorepad.app.models.links import page_link, qr_png
 from scorepad.app.models.notices import revision_of
 from scorepad.app.models.state import TABLE, ScorePad
@@ -48,12 +50,14 @@ from scorepad.app.models.tournament import (
     service_for,
     words_of,
 )
+from scorepad.app.screens.audit import audit_link
 from scorepad.app.screens.common import button, heading, ident, note, wrap_row
 from scorepad.app.screens.hall import HallScreen
 from scorepad.app.screens.home import option_controls, preset_buttons
 from scorepad.app.screens.join_panel import QR_SIZE
 from scorepad.app.screens.table_screen import PAGE_PAD, table_screen
 from scorepad.app.screens.watch import WatchScreen
+from scorepad.app.shell.audit_page import open_audit
 from scorepad.app.shell.guard import PageGuard
 from scorepad.app.shell.live import LiveScreen, relay_for, topic_of
 from scorepad.app.shell.pages import PageTasks
@@ -161,6 +165,8 @@ def _draw_event_page(page: ft.Page, store: Any) -> None:
     elif screen == "table":
         # A table's QR code (the director's page) opens this address with the table code: join at once.
         TablePage(page, TableDevice(service, event_id, source=source), store).start(_query(page, "code"))
+    elif screen == "audit":
+        open_audit(page, service, event_id, table, _query(page, "round"))
     elif screen == "hall":
         hide = _query(page, "hide_last") in ("1", "yes", "true")
         HallPage(page, Hall(service, event_id, hide_last=hide), store).start()
@@ -646,6 +652,8 @@ class TablePage:
         self.live: Any = None
         self.act: Any = None
         self.bump: Callable[[], None] | None = None
+        self.news = DirectorNews(device.service, device.event_id)
+        self.round_number: int | None = None
 
     def start(self, code: str | None) -> None:
         """Draw the join form; given the code of a table's QR link, join with it at once (its refusal is said)."""
@@ -699,6 +707,7 @@ class TablePage:
         match_id = self.device.match_id
         if match_id is None:  # a bye has no match: ``caller`` has refused it already
             return
+        self.round_number = caller.round_number
         pad = ScorePad(self.store, caller=caller)
         live = LiveScreen(self.page, pad, relay_for(self.store))
         pad.store.follow(live)
@@ -711,6 +720,11 @@ class TablePage:
         act.redraw = live.redraw = self.draw
         # A hand confirmed on the other phone (or changes missed): the confirmations are read again.
         live.resynced = self.device.forget
+        # The director's act at this table (a correction, a hand settled again, a forfeit) is said in one
+        # line with its reason, in place of the stale notices; what was done before the phone joined is not news.
+        if self.device.table_number is not None:
+            self.news.joined(self.device.table_number)
+        live.explain = self._director_said
         self.pad, self.live, self.act = pad, live, act
 
         def gone(_e: Any) -> None:
@@ -723,6 +737,12 @@ class TablePage:
         self.page.on_disconnect = gone
         self.page.on_connect = lambda _e: live.back()
         self.page.on_resize = lambda _e: self.draw()
+
+    def _director_said(self, change: Any) -> str | None:
+        said = self.news.heard(self.device.table_number, change.device)
+        if said is not None:
+            self.device.message = None  # "Hand 1 confirmed by ..." is stale once the director has changed it
+        return said
 
     def _leave_table(self) -> None:
         # The confirmation goes to the service with the device's credential, not through the store.
@@ -779,8 +799,15 @@ class TablePage:
         pad, page = self.pad, self.page
         self.live.follow()
         title = f"Table {self.device.table_number}: {pad.table.title()}"
+        audit = audit_route(self.device.event_id, self.device.table_number, self.round_number)
         parts = [
-            note(title, identifier="table-title", size=15),
+            ft.Row(
+                [
+                    ft.Container(content=note(title, identifier="table-title", size=15), expand=True),
+                    audit_link("table-audit", "Audit", audit),
+                ],
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            ),
             self._confirm_bar(),
             _message(self.device.message, "device-message"),
         ]

@@ -128,6 +128,9 @@ class LiveScreen:
         # Called before the redraw of a change without a revision (``Change.resync``: a hand confirmed
         # elsewhere, or missed changes): what the page keeps beside the match is read again.
         self.resynced: Callable[[], None] = lambda: None
+        # What the page says of a change another screen made, in place of "Entered on another screen"
+        # (a tournament table's phone: the director's act and its reason), or None for the usual notice.
+        self.explain: Callable[[Change], str | None] = lambda _change: None
         self.table: Any = None
         self.shown: Any = None
         self.stale: Any = None
@@ -250,7 +253,11 @@ class LiveScreen:
         if not self._reload(table):
             self.redraw()
             return
-        if revision_of(table.state) != revision_of(before) or revision_of(before) is None:
+        said = self.explain(change)
+        if said is not None:
+            table.message = None
+            table.notice = said
+        elif revision_of(table.state) != revision_of(before) or revision_of(before) is None:
             # News, not a refusal: drawn in plain colours and gone with this screen's next tap.
             table.message = None
             table.notice = notice_from_elsewhere(before, table.state)
