@@ -150,7 +150,7 @@ async def pages(store: Store) -> Any:
         if made.session is not None and made.session.connection is not None:
             await made.disconnect()
         made.close()
-    assert subscriptions() == 0
+    assert subscriptions(store) == 0
 
 
 async def lay(page: LivePage, tile: str) -> None:
@@ -176,12 +176,12 @@ def page_table(page: LivePage) -> Any:
     return live.pad.table
 
 
-async def test_an_entry_on_one_page_shows_on_the_other_with_a_notice(pages: Any) -> None:
+async def test_an_entry_on_one_page_shows_on_the_other_with_a_notice(pages: Any, store: Store) -> None:
     first = await pages()
     match_id = await start_match(first)
     second = await pages(f"/match/{match_id}")
     assert second.text("board-count") == "0"
-    assert subscriptions() == 2
+    assert subscriptions(store) == 2
     await first.tap("tile-5-5")
     took = await second.wait_text("board-count", "10")
     assert took < 1.0
@@ -197,18 +197,18 @@ async def test_only_pages_on_the_match_are_subscribed_and_leaving_unsubscribes(
     pages: Any, store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     home = await pages()
-    assert subscriptions() == 0, "the home screen follows no match"
+    assert subscriptions(store) == 0, "the home screen follows no match"
     match_id = await start_match(home)
     other_id = store.create_match(players=["Ann", "Bob"], caller=Caller.local())
     store.start_hand(other_id, setter=0, caller=Caller.local())
     elsewhere = await pages(f"/match/{other_id}")
     watchers = [await pages(f"/match/{match_id}") for _ in range(3)]
-    assert subscriptions() == 5
+    assert subscriptions(store) == 5
     await home.tap("home")
-    assert subscriptions() == 4
+    assert subscriptions(store) == 4
     for page in watchers[:2]:
         await page.disconnect()
-    assert subscriptions() == 2
+    assert subscriptions(store) == 2
     with caplog.at_level(logging.DEBUG):
         store.append(match_id, {"play": "6-6"}, caller=Caller.local("cli"))
         await watchers[2].wait_text("board-count", "12")
@@ -217,7 +217,7 @@ async def test_only_pages_on_the_match_are_subscribed_and_leaving_unsubscribes(
     # A page that comes back follows again, and shows what it missed.
     await watchers[0].reconnect()
     await watchers[0].wait_text("board-count", "12")
-    assert subscriptions() == 3
+    assert subscriptions(store) == 3
 
 
 async def test_a_tap_made_on_a_state_another_page_moved_past_is_refused(pages: Any, store: Store) -> None:

@@ -100,10 +100,10 @@ def live_pages() -> int:
     return len(_screens)
 
 
-def subscriptions() -> int:
-    """How many pages of this process follow a match now (for tests and the debug log)."""
+def subscriptions(store: Store | None = None) -> int:
+    """How many pages of this process follow a match now, of ``store`` or of every store (tests, the debug log)."""
     with _relays_lock:
-        relays = list(_relays.values())
+        relays = list(_relays.values()) if store is None else [r for s, r in _relays.items() if s is store]
     return sum(relay.hub.watchers() for relay in relays)
 
 
