@@ -52,14 +52,14 @@ def test_the_page_reads_the_whole_audit_newest_first_and_a_tables_own(event: Any
     assert whole.title == "Club night: the audit, newest first, times UTC"
     assert whole.whole_event() is None and whole.message is None
     latest = whole.rows[0]
-    assert latest.head == "the director settled hand 1 at table 1 again"
+    assert latest.head == "The director settled hand 1 at table 1 again"
     assert latest.reason == "the 2-2 was a 3-3"
     assert latest.change is not None and "->" in latest.change and one.names[0] in latest.change
-    assert whole.rows[-1].head.startswith("the director created the event 'Club night'")
+    assert whole.rows[-1].head.startswith("The director created the event 'Club night'")
     table = AuditView(service, event_id, table=2)
     table.read()
     assert table.title == "Club night: table 2 of round 1, its audit, newest first, times UTC"
-    assert [r.head.split(":")[0] for r in table.rows] == ["the director paired round 1 (round-robin)"]
+    assert [r.head.split(":")[0] for r in table.rows] == ["The director paired round 1 (round-robin)"]
     assert table.whole_event() == f"/event/{event_id}/audit"
     missing = AuditView(service, event_id + 100)
     missing.read()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from scorepad.rules.wording import sentence
 from scorepad.store import StoreError
 from scorepad.tournament import wording
 from scorepad.tournament.audit import AuditEntry, audit_heading, director_act, director_line
@@ -83,7 +84,7 @@ class AuditView:
 def _row(entry: AuditEntry) -> AuditRow:
     return AuditRow(
         when=entry.when,
-        head=f"{entry.who} {entry.what}",
+        head=sentence(f"{entry.who} {entry.what}"),  # a card's heading starts with a capital
         change=entry.change,
         reason=entry.reason,
         sentence=entry.sentence,
