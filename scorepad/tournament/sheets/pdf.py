@@ -85,15 +85,34 @@ def _grid(rows: int, *, stripes: bool = True, pad: float = 5) -> TableStyle:
     return TableStyle(commands)
 
 
+class _Title(Paragraph):
+    """A page's title; the pages after it (a long list) repeat its words in their heading."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__(_text(words), _style("title", 26, bold=True))
+        self.section = words
+
+
+class _SheetDoc(BaseDocTemplate):
+    """The document, remembering the last title set, for the heading of the pages that continue it."""
+
+    section = ""
+
+    def afterFlowable(self, flowable: Flowable) -> None:
+        """reportlab's hook after each flowable is drawn: a title starts a new heading."""
+        if isinstance(flowable, _Title):
+            self.section = flowable.section
+
+
 def _title(words: str) -> list[Flowable]:
-    return [Paragraph(_text(words), _style("title", 26, bold=True)), Spacer(1, 5 * mm)]
+    return [_Title(words), Spacer(1, 5 * mm)]
 
 
 def by_name(sheets: Sheets) -> list[Flowable]:
     """The pairings by name: name, table, against whom; withdrawn entrants greyed and marked."""
     assert sheets.pairings is not None
     name, table, against = _style("n", 20, bold=True), _style("t", 28, bold=True, align=TA_CENTER), _style("a", 15)
-    faint = _style("w", 15, color=MUTED)
+    faint = _style("w", 13, color=MUTED)
     head = _style("h", 12, bold=True)
     rows: list[list[Any]] = [
         [
@@ -124,7 +143,7 @@ def by_name(sheets: Sheets) -> list[Flowable]:
         *_title(f"Round {sheets.pairings.number}: where you sit"),
         Paragraph("Find your name; go to that table.", _style("sub", 14, color=MUTED)),
         Spacer(1, 3 * mm),
-        Table(rows, colWidths=[width * 0.40, width * 0.16, width * 0.44], style=_grid(len(rows)), repeatRows=1),
+        Table(rows, colWidths=[width * 0.50, width * 0.14, width * 0.36], style=_grid(len(rows)), repeatRows=1),
     ]
 
 
@@ -256,12 +275,18 @@ def write_sheets(path: Path, sheets: Sheets) -> None:
 
     def decorate(canvas: Canvas, doc: BaseDocTemplate) -> None:
         # Every page carries the event, its date and its page number, so a sheet pinned alone says what it is.
+        # Drawn at the page's end, when its title (or the title it continues) is known.
         width, height = doc.pageTemplate.pagesize or doc.pagesize
+        section = getattr(doc, "section", "")
+        right = f"{section}  ·  {date_words(sheets.date)}" if section else date_words(sheets.date)
+        event = printable(sheets.event)
+        room = width - 2 * MARGIN - stringWidth(right, regular, 15) - 24
         canvas.saveState()
-        canvas.setFont(bold, 15)
-        canvas.drawString(MARGIN, height - MARGIN, printable(sheets.event))
+        # A long event name is set smaller rather than run into the date.
+        canvas.setFont(bold, max(8.0, min(15.0, 15 * room / max(stringWidth(event, bold, 15), 1))))
+        canvas.drawString(MARGIN, height - MARGIN, event)
         canvas.setFont(regular, 15)
-        canvas.drawRightString(width - MARGIN, height - MARGIN, date_words(sheets.date))
+        canvas.drawRightString(width - MARGIN, height - MARGIN, right)
         canvas.setStrokeColor(RULE)
         canvas.line(MARGIN, height - MARGIN - 5, width - MARGIN, height - MARGIN - 5)
         canvas.setFont(regular, 9)
@@ -272,7 +297,7 @@ def write_sheets(path: Path, sheets: Sheets) -> None:
 
     def template(name: str, size: tuple[float, float]) -> PageTemplate:
         frame = Frame(MARGIN, MARGIN, size[0] - 2 * MARGIN, size[1] - 2 * MARGIN - HEAD, id=name)
-        return PageTemplate(id=name, frames=[frame], pagesize=size, onPage=decorate)
+        return PageTemplate(id=name, frames=[frame], pagesize=size, onPageEnd=decorate)
 
     story: list[Flowable] = []
     if sheets.pairings is not None:
@@ -289,7 +314,7 @@ def write_sheets(path: Path, sheets: Sheets) -> None:
         templates.reverse()
     title = f"{sheets.event}: {sheets.stage.words}"
 
-    doc = BaseDocTemplate(
+    doc = _SheetDoc(
         str(path),
         pagesize=templates[0].pagesize,
         title=printable(title),
