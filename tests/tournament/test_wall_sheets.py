@@ -143,3 +143,13 @@ def test_a_forfeit_is_named_in_the_pairings(service: TournamentService, tmp_path
     words = f"(forfeited by {one.names[1]}: did not turn up)"
     assert f"{one.number} {one.versus} {words}" in by_table
     assert f"{one.names[0]} {one.number} v {one.names[1]} {words}" in by_name
+
+
+def test_a_name_the_font_cannot_draw_is_printed_as_its_codes(service: TournamentService, tmp_path: Path) -> None:
+    # DejaVu Sans draws Greek and Cyrillic, not Chinese: 李雷 would print as nothing, so its codes stand there.
+    event, director = new_event(service, ["Ольга", "Σοφία", "Zoë", "李雷"], rounds=2)
+    service.pair_round(director, event)
+    export_event(service, director, event, tmp_path, formats=["pdf"])
+    by_name, by_table = _pages(tmp_path / "event.pdf")
+    assert "[U+674E][U+96F7]" in by_name and "[U+674E][U+96F7]" in by_table
+    assert all(name in by_name for name in ("Ольга", "Σοφία", "Zoë"))

@@ -43,3 +43,17 @@ def register() -> tuple[str, str]:
         addMapping(REGULAR, 0, 1, REGULAR)
         addMapping(REGULAR, 1, 1, BOLD)
     return REGULAR, BOLD
+
+
+def drawable(text: str) -> str:
+    """``text`` with every character the font has no glyph for written as its code ("[U+674E]").
+
+    DejaVu Sans has no Chinese, Japanese or Korean: such a name would print
+    as nothing, and a player could not find it; its codes at least show
+    that a name is there and which.
+    """
+    register()
+    font = pdfmetrics.getFont(REGULAR)
+    assert isinstance(font, TTFont)  # registered above as one
+    glyphs = font.face.charToGlyph
+    return "".join(c if ord(c) in glyphs or c in " \n" else f"[U+{ord(c):04X}]" for c in text)

@@ -47,8 +47,8 @@ MUTED = colors.Color(0.35, 0.35, 0.35)
 
 
 def _text(value: object) -> str:
-    """A value as paragraph markup: printable (no control characters), with &, < and > escaped."""
-    return printable(str(value)).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """A value as paragraph markup: printable (no control characters), drawable in the font, &, < and > escaped."""
+    return fonts.drawable(printable(str(value))).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _style(name: str, size: float, *, bold: bool = False, align: Any = 0, color: Any = colors.black) -> ParagraphStyle:
@@ -279,7 +279,7 @@ def write_sheets(path: Path, sheets: Sheets) -> None:
         width, height = doc.pageTemplate.pagesize or doc.pagesize
         section = getattr(doc, "section", "")
         right = f"{section}  ·  {date_words(sheets.date)}" if section else date_words(sheets.date)
-        event = printable(sheets.event)
+        event = fonts.drawable(printable(sheets.event))
         room = width - 2 * MARGIN - stringWidth(right, regular, 15) - 24
         canvas.saveState()
         # A long event name is set smaller rather than run into the date.
