@@ -59,7 +59,19 @@ def test_the_wheel_holds_the_pictures_and_no_test_helper(wheel: Path) -> None:
     assert "scorepad/assets/tiles/h/5-3.svg" in names
     assert "scorepad/assets/manifest.json" in names
     assert "scorepad/assets/icons/icon-192.png" in names
+    # The wall sheets' font, embedded in every event.pdf, and its licence.
+    assert {"scorepad/assets/fonts/DejaVuSans.ttf", "scorepad/assets/fonts/DejaVu-LICENSE.txt"} <= names
     assert not [n for n in names if n.endswith("browser.py") or n.startswith("tests/")], "test helpers shipped"
+
+
+def test_the_installed_wheel_finds_the_wall_sheets_font(installed: Path, tmp_path: Path) -> None:
+    # Run outside the source tree: the font must come from the installed package, not this checkout.
+    code = "from scorepad.tournament.sheets import fonts; fonts.register(); print(fonts.fonts_dir())"
+    done = subprocess.run(
+        [str(installed / "python"), "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120, check=True
+    )
+    found = Path(done.stdout.strip())
+    assert found.is_relative_to(installed.parent) and (found / "DejaVuSans.ttf").is_file(), done.stdout
 
 
 @pytest.fixture

@@ -19,16 +19,16 @@ from pathlib import Path
 from typing import Any
 
 from openpyxl import Workbook
-from openpyxl.styles import Font
-from reportlab.lib import colors
-from reportlab.lib.pagesizes import A4, landscape
-from reportlab.lib.styles import getSampleStyleSheet
-from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from openpyxl.styles import Alignment, Font
+from openpyxl.utils import get_column_letter
 
 from scorepad.printable import printable
 from scorepad.store import AwaitsSettlement
 from scorepad.tournament.service import TournamentService
-from scorepad.tournament.standings import Standing, tiebreak_order
+from scorepad.tournament.sheets.content import gather
+from scorepad.tournament.sheets.pdf import write_sheets
+from scorepad.tournament.sheets.scores import SCORE_HEADER, game_scores
+from scorepad.tournament.standings import Standing
 
 # A spreadsheet reads a cell that starts with one of these as a formula: =HYPERLINK(...) sends the sheet's
 # data away, @SUM(...)*cmd|"/c calc"!A1 starts a program (OWASP, "CSV injection"); tab and CR hide the start.
@@ -66,6 +66,10 @@ RESULTS_HEADER = (
     "match id",
     "forfeit",
 )
+# The workbook's results add each seat's game scores after the CSV's columns (the CSV keeps its format).
+XLSX_RESULTS_HEADER = (*RESULTS_HEADER, *SCORE_HEADER)
+# Column widths in characters: wide enough for the longest cell, never so wide a sheet loses its shape.
+WIDTH_MIN, WIDTH_MAX = 6, 60
 
 
 def standings_rows(standings: Sequence[Standing]) -> list[list[Any]]:
@@ -200,52 +204,33 @@ def write_xlsx(path: Path, sheets: Sequence[tuple[str, Sequence[str], Sequence[S
                 if isinstance(cell.value, str):
                     cell.data_type = "s"  # openpyxl takes text starting "=" for a formula
         sheet.freeze_panes = "A2"
+        fit_columns(sheet)
     _atomic(path, lambda target: book.save(str(target)))
 
 
-def write_pdf(
-    path: Path, title: str, pairings: Sequence[Sequence[str]], standings: Sequence[Sequence[Any]], order: str
-) -> None:
-    """A printable A4 PDF (reportlab): the latest round's pairings by table, then the standings."""
-    styles = getSampleStyleSheet()
-    grid = TableStyle(
-        [
-            ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
-            ("BACKGROUND", (0, 0), (-1, 0), colors.lightgrey),
-            ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
-            ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ]
-    )
-    story: list[Any] = [Paragraph(_escape(title), styles["Title"])]
-    if pairings:
-        story += [
-            Paragraph("Pairings", styles["Heading2"]),
-            Table([list(r) for r in pairings], style=grid, repeatRows=1),
-        ]
-        story += [PageBreak()]
-    story += [
-        Paragraph("Standings", styles["Heading2"]),
-        Paragraph(_escape(f"Tiebreak order: {order}."), styles["Normal"]),
-        Spacer(1, 6),
-        Table([list(r) for r in standings], style=grid, repeatRows=1),
-    ]
+def fit_columns(sheet: Any) -> None:
+    """Set each column's width to its longest cell (between ``WIDTH_MIN`` and ``WIDTH_MAX`` characters).
 
-    def write(target: Path) -> None:
-        SimpleDocTemplate(str(target), pagesize=landscape(A4), title=title).build(story)
-
-    _atomic(path, write)
+    A cell longer than the widest column (the standings' working) wraps in it.
+    """
+    for index, column in enumerate(sheet.iter_cols(), 1):
+        longest = max((len(str(c.value)) for c in column if c.value is not None), default=0)
+        sheet.column_dimensions[get_column_letter(index)].width = min(max(longest + 2, WIDTH_MIN), WIDTH_MAX)
+        if longest + 2 > WIDTH_MAX:
+            for cell in column[1:]:
+                cell.alignment = Alignment(wrap_text=True, vertical="top")
 
 
-def _seats_words(table: Any) -> str:
-    """A table's line in the printed pairings: the sides (partners joined by '&'), and a forfeit."""
-    words = str(table.versus)
-    if table.forfeit is not None:
-        words += f" (forfeited by {', '.join(table.forfeit.loser_names)}: {table.forfeit.reason})"
-    return words
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+def results_with_scores(
+    rows: Sequence[Sequence[Any]], scores: dict[tuple[int, int, int], tuple[str, str]]
+) -> list[list[Any]]:
+    """The results rows with each seat's game scores after them (under ``XLSX_RESULTS_HEADER``)."""
+    out: list[list[Any]] = []
+    for row in rows:
+        number, table, seat = row[0], row[1], row[2]
+        extra = scores.get((number, table, seat), ("", "")) if isinstance(seat, int) else ("", "")
+        out.append([*row, *extra])
+    return out
 
 
 def export_event(
@@ -266,7 +251,6 @@ def export_event(
     out, and a sentence saying so is added to ``skipped``. Director only.
     """
     matches = service.match_ids(token, event_id)  # the director's check comes first
-    info = service.event_info(token, event_id)
     standings = service.standings(token, event_id)
     folder.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
@@ -280,23 +264,15 @@ def export_event(
             write_csv(folder / name, header, rows)
             written.append(folder / name)
     if "xlsx" in formats:
+        x_rows = results_with_scores(r_rows, game_scores(service, token, event_id))
         write_xlsx(
-            folder / "event.xlsx", [("Standings", STANDINGS_HEADER, s_rows), ("Results", RESULTS_HEADER, r_rows)]
+            folder / "event.xlsx",
+            [("Standings", STANDINGS_HEADER, s_rows), ("Results", XLSX_RESULTS_HEADER, x_rows)],
         )
         written.append(folder / "event.xlsx")
     if "pdf" in formats:
-        pairings: list[list[str]] = []
-        if info["rounds_paired"]:
-            view = service.round_view(token, event_id)
-            pairings = [
-                ["table", "seats"],
-                *[["bye" if t.bye else str(t.number), _seats_words(t)] for t in view.tables],
-            ]
-            title = f"{info['name']}: round {view.number} of {info['rounds']}"
-        else:
-            title = info["name"]
-        short = [["place", "name", *STANDINGS_HEADER[3:10]]] + [[r[0], r[2], *r[3:10]] for r in s_rows]
-        write_pdf(folder / "event.pdf", title, pairings, short, ", ".join(tiebreak_order(info["game_points"])))
+        sheets = gather(service, token, event_id)
+        _atomic(folder / "event.pdf", lambda target: write_sheets(target, sheets))
         written.append(folder / "event.pdf")
     if "records" in formats:
         for number, table, match_id in matches:

@@ -84,3 +84,19 @@ def play_round(service: TournamentService, event: int, view: Any, *, hands: int 
         record_hands = game_hands(info["rules"], players, seed + table.number, options)
         play_hands(service, tablet, event, table.match_id, record_hands[:hands] if hands else record_hands)
         assert confirm_all(service, tablet, event, table.number, table.match_id)
+
+
+def club_day(service: TournamentService, names: list[str], *, withdraws: str, late: str) -> tuple[int, str]:
+    """Four Swiss rounds: round 1 played, ``withdraws`` withdraws, ``late`` enters, round 2 played, round 3 paired.
+
+    Returns (the event's id, the director's token). The wall sheets' tests and pictures use it.
+    """
+    event, director = new_event(service, names, rounds=4, pairing="swiss")
+    play_round(service, event, service.pair_round(director, event))
+    service.lock_round(director, event)
+    service.withdraw(director, event, withdraws)
+    service.register(director, event, [late])
+    play_round(service, event, service.pair_round(director, event), seed=3)
+    service.lock_round(director, event)
+    service.pair_round(director, event)
+    return event, director
