@@ -357,7 +357,8 @@ class Desk(Board):
         self.load()
         if self.missing_codes():
             self.message = (
-                "Signed in. The table codes are not kept: tap Show the codes again to give every table a new one."
+                "Signed in. A table code is kept only as a hash, so none can be shown again:"
+                " tap Show every table's code again to give every table a new one."
             )
         return True
 

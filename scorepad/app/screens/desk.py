@@ -107,7 +107,7 @@ def _page(top: list[ft.Control], desk: Desk, body: list[ft.Control]) -> ft.Contr
     return ft.SafeArea(
         content=ft.Column(
             [
-                header,
+                ident("desk-header", header),
                 ft.Column(
                     [ft.Container(content=ft.Column(body, spacing=12), padding=12)],
                     scroll=ft.ScrollMode.AUTO,
@@ -116,6 +116,7 @@ def _page(top: list[ft.Control], desk: Desk, body: list[ft.Control]) -> ft.Contr
             ],
             spacing=0,
             expand=True,
+            horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
         ),
         expand=True,
     )
@@ -234,14 +235,15 @@ def _inline(field: ft.Control, act: ft.Control) -> ft.Control:
 
 def _chip(state: str, identifier: str) -> ft.Control:
     back, fore = CHIP.get(state.split()[0], CHIP["not"])
-    return ident(
-        identifier,
-        ft.Container(
-            content=ft.Text(state, size=14, weight=ft.FontWeight.BOLD, color=fore),
-            bgcolor=back,
-            border_radius=8,
-            padding=ft.Padding.symmetric(horizontal=10, vertical=4),
-        ),
+    return ft.Row(
+        [
+            ft.Container(
+                content=ident(identifier, ft.Text(state, size=14, weight=ft.FontWeight.BOLD, color=fore)),
+                bgcolor=back,
+                border_radius=8,
+                padding=ft.Padding.symmetric(horizontal=10, vertical=4),
+            )
+        ]
     )
 
 
@@ -289,9 +291,7 @@ def _table(desk: Desk, table: DeskTable, tap: Tap, narrow: bool) -> ft.Control:
         controls.append(
             ident(
                 f"table-code-{n}",
-                ft.Text(
-                    f"code {table.code}", size=20, weight=ft.FontWeight.BOLD, font_family="monospace", selectable=True
-                ),
+                ft.Text(f"code {table.code}", size=20, weight=ft.FontWeight.BOLD, font_family="monospace"),
             )
         )
         if n in desk.qr_shown:
