@@ -20,6 +20,8 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from scorepad.tournament.errors import TournamentError
+
 # The page's margins and type sizes, in points: the number read from across a hall, the names from a chair.
 MARGIN = 20 * mm
 NUMBER_SIZE = 160
@@ -33,11 +35,16 @@ QR_SIDE = 90 * mm
 def reissue_codes(service: Any, token: str | None, event_id: int) -> dict[int, str]:
     """A new code for every table (not the byes) of the round in play, by number.
 
-    Raises what ``TournamentService.new_code`` raises (``TournamentError``:
-    no round, not the director); the codes issued before a refusal stay
-    issued (each is its own audited act).
+    Raises ``TournamentError`` when the latest round is locked (no code of
+    it joins), and what ``TournamentService.new_code`` raises (no round, not
+    the director); the codes issued before a refusal stay issued (each is
+    its own audited act).
     """
     view = service.round_view(token, event_id)
+    if view.locked:
+        raise TournamentError(
+            f"round {view.number} is locked: no table code of it joins; pair the next round (or reopen this one) first"
+        )
     return {t.number: service.new_code(token, event_id, t.number) for t in view.tables if not t.bye}
 
 
