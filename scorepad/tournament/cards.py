@@ -76,8 +76,8 @@ def _card(canvas: Canvas, title: str, round_number: int, table: Any, code: str, 
     canvas.setFont("Helvetica-Bold", NUMBER_SIZE)
     canvas.drawCentredString(middle, height - MARGIN - NUMBER_SIZE, str(table.number))
     canvas.setFont("Helvetica", SMALL_SIZE)
-    canvas.drawCentredString(middle, height - MARGIN - NUMBER_SIZE - 20, "table")
-    y = height - MARGIN - NUMBER_SIZE - 70
+    canvas.drawCentredString(middle, height - MARGIN - NUMBER_SIZE - 32, "table")
+    y = height - MARGIN - NUMBER_SIZE - 90
     canvas.setFont("Helvetica-Bold", NAMES_SIZE)
     for line in _sides(table):
         canvas.drawCentredString(middle, y, line)

@@ -202,3 +202,10 @@ def test_the_desk_runs_a_round_by_tapping(
     tap_until(director, "withdraw", lambda t: director.wait_contains("message", "Dee withdrawn", timeout=t))
     director.wait_contains("entrant-where-4", "withdrawn")
     shoot(director, f"desk-{size}-players.png")
+    # The desk in a dark theme (the phone's own setting): the same page, the theme's colours.
+    dark = TablePage(pages.browser, app.url, viewport=SIZES[size], color_scheme="dark")
+    pages.opened["dark"] = dark
+    dark.open(f"event/{event_id}/director", ready="password")
+    sign_in(dark)
+    tap_until(dark, "table-menu-1", lambda t: dark.wait_for("correct-1", timeout=t))
+    shoot(dark, f"desk-{size}-dark.png")
