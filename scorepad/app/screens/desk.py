@@ -226,7 +226,10 @@ def _round(
 def _inline(field: ft.Control, act: ft.Control) -> ft.Control:
     """A field and its button: side by side when there is room, the button under it on a phone."""
     return ft.ResponsiveRow(
-        [ft.Container(content=field, col={"xs": 12, "sm": 8}), ft.Container(content=act, col={"xs": 12, "sm": 4})],
+        [
+            ft.Container(content=field, col={"xs": 12, "sm": 8, "xl": 6}),
+            ft.Container(content=act, col={"xs": 12, "sm": 4, "xl": 3}),
+        ],
         spacing=8,
         run_spacing=8,
         vertical_alignment=ft.CrossAxisAlignment.CENTER,
@@ -258,15 +261,14 @@ def _card(controls: list[ft.Control], *, selected: bool = False) -> ft.Control:
 
 
 def _menu_button(identifier: str, what: str, tap: Tap, toggle: Callable[[], None], opened: bool) -> ft.Control:
-    return button(
-        identifier,
-        "Close" if opened else "Actions",
-        tap(toggle),
+    """A card's menu: "Actions" on screen; a screen reader hears whose ("Actions for table 2")."""
+    control = ft.OutlinedButton(
+        content="Close" if opened else "Actions",
         icon=ft.Icons.CLOSE if opened else ft.Icons.MORE_VERT,
-        kind="outlined",
-        expand=False,
-        tooltip=f"What to do at {what}",
+        on_click=lambda _e: tap(toggle)(),
+        height=TOUCH,
     )
+    return tappable(identifier, control, label=f"{'Close the actions' if opened else 'Actions'} for {what}")
 
 
 def _table(desk: Desk, table: DeskTable, tap: Tap, narrow: bool) -> ft.Control:
