@@ -69,6 +69,9 @@ def test_the_round_is_tables_with_their_state_names_code_and_acts(desk: Desk) ->
     assert one.code is not None and re.fullmatch(r"1-\w{6}", one.code)
     # Nothing played: no correction, no hand to settle again.
     assert one.acts == ("new-code", "qr", "forfeit")
+    desk.begin("new-code", table=1)
+    assert desk.message == f"Table 1 ({one.versus}) has a new code; the old one no longer joins."
+    assert desk.codes[1] != one.code and desk.service.join_table(desk.event_id, desk.codes[1])
     play_hand(desk)
     one = desk.table_numbered(1)
     assert one is not None and one.state == "hand 1 finished"

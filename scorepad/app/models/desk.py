@@ -376,9 +376,11 @@ class Desk(Board):
         self.load()
         return True
 
-    def _versus(self, table: int) -> str:
+    def _versus(self, table: int, *, first: bool = False) -> str:
+        """ "table 2 (Ann v Bob)" (with a capital ``first`` in a sentence), the table named by its players."""
         line = self.table_numbered(table)
-        return f"table {table} ({line.versus})" if line is not None else f"table {table}"
+        word = "Table" if first else "table"
+        return f"{word} {table} ({line.versus})" if line is not None else f"{word} {table}"
 
     def register(self, text: str, club: str = "") -> bool:
         """Register one entrant (two names with '&' for a partnership)."""
@@ -462,7 +464,9 @@ class Desk(Board):
         def renew() -> None:
             self.codes[table] = self.service.new_code(self.token, self.event_id, table)
 
-        return self._do(renew, lambda _none: f"Table {table} has a new code: {self._versus(table)}.")
+        return self._do(
+            renew, lambda _none: f"{self._versus(table, first=True)} has a new code; the old one no longer joins."
+        )
 
     def correct(self, table: int, reason: str) -> bool:
         """Take back a table's last settlement or entry, with the reason (audited)."""
