@@ -34,6 +34,8 @@ DESKTOP = {"width": 1280, "height": 800}
 # The table screen's sticky header: what stays on top while the rest scrolls under it.
 HEADER_IDS = frozenset(
     {"home", "show-sheet", "show-table", "theme", "board-count", "turn", "tiles-held", "count-breakdown"}
+    # The director's desk keeps its title and last sentence on top.
+    | {"desk-header", "event-title", "message"}
 )
 
 
@@ -258,7 +260,7 @@ class TablePage:
         if identifier in HEADER_IDS or identifier.startswith("score-"):
             return 0.0
         bottom = 0.0
-        for part in ("tiles-held", "count-breakdown"):
+        for part in ("tiles-held", "count-breakdown", "desk-header"):
             found = self.page.locator(sel(part))
             if found.count():
                 box = found.first.bounding_box()

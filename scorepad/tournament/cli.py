@@ -29,6 +29,7 @@ from scorepad.store.faults import DATABASE_ERRORS
 from scorepad.store.store import open_store
 from scorepad.tournament import wording
 from scorepad.tournament.audit import audit_heading
+from scorepad.tournament.cards import reissue_codes, table_cards
 from scorepad.tournament.errors import TournamentError
 from scorepad.tournament.events import PAIRINGS
 from scorepad.tournament.exports import export_event
@@ -167,6 +168,14 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     confirm.add_argument("table", type=_whole, metavar="TABLE")
     confirm.add_argument("--round", type=_whole, help="default: the current round")
     confirm.add_argument("--hand", type=_whole, help="default: every finished hand not yet confirmed")
+
+    cards = with_event(
+        "cards", "new codes for every table of the round in play, printed as table cards (PDF, a page a table)", _cards
+    )
+    cards.add_argument("--out", metavar="FILE", help="the PDF to write (default: event-EVENT-round-N-cards.pdf)")
+    cards.add_argument(
+        "--address", metavar="URL", help="the server's address the phones open (http://192.168.1.5:8550), for QR codes"
+    )
 
     export = with_event("export", "write standings and results (CSV, XLSX), a PDF, and every match's record", _export)
     export.add_argument("--to", required=True, metavar="DIR", help="the folder to write into")
@@ -437,6 +446,29 @@ def _confirm(service: Any, args: argparse.Namespace) -> int:
     token = _director(service, args.event)
     hands = service.confirm(token, args.event, args.table, by="director", hand=args.hand, round_number=args.round)
     _out(f"table {args.table}: hands {', '.join(map(str, hands))} confirmed" if hands else "nothing new to confirm")
+    return 0
+
+
+def _cards(service: Any, args: argparse.Namespace) -> int:
+    """Reissue every table's code (only their hashes are stored) and print them as cards; the old codes stop."""
+    token = _director(service, args.event)
+    codes = reissue_codes(service, token, args.event)
+    view = service.round_view(token, args.event)
+    title = str(service.event_info(token, args.event)["name"])
+    address = (args.address or "").rstrip("/")
+
+    def link(_number: int, code: str) -> str | None:
+        return f"{address}/event/{args.event}/table?code={code}" if address else None
+
+    path = Path(args.out or f"event-{args.event}-round-{view.number}-cards.pdf")
+    try:
+        path.write_bytes(table_cards(title, view, codes, link))
+    except OSError as err:
+        raise _Failure(f"cannot write {path}: {err.strerror or err}", EXIT_UNREADABLE) from err
+    for number, code in sorted(codes.items()):
+        table = next(t for t in view.tables if t.number == number)
+        _out(f"  table {number}: {table.versus}  code {code}")
+    _out(f"{path} ({len(codes)} table cards; the codes given before no longer join)")
     return 0
 
 

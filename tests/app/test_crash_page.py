@@ -23,10 +23,11 @@ import msgpack
 import pytest
 
 from scorepad.access import Caller
+from scorepad.app.models.desk import Desk
 from scorepad.app.models.ports import PageRevoked
 from scorepad.app.models.state import ScorePad
 from scorepad.app.models.table import Table
-from scorepad.app.models.tournament import Desk, Hall
+from scorepad.app.models.tournament import Hall
 from scorepad.app.shell.guard import DEAD_ID, RELOAD_ID
 from scorepad.app.shell.live import screen_of
 from scorepad.store import Store, StoreError, open_store

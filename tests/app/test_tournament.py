@@ -21,11 +21,11 @@ import pytest
 from sqlalchemy import MetaData, select
 
 from scorepad.access import Caller
+from scorepad.app.models.desk import Desk, signed_in_desk
 from scorepad.app.models.limits import SlidingLimit
 from scorepad.app.models.table import Table
 from scorepad.app.models.tournament import (
     Creation,
-    Desk,
     DeviceStore,
     Hall,
     TableDevice,
@@ -447,7 +447,7 @@ def test_the_new_event_form_creates_the_event_and_signs_the_director_in(store: S
         2,
     )
     assert info["options"]["target"] == 150 and info["options"]["partners"] is True
-    desk = creation.desk()
+    desk = signed_in_desk(creation)
     assert desk.signed_in and desk.title() == "Club night: no round paired yet"
     assert desk.register("Ann & Bob"), desk.message  # the token is the director's: a director's write works
     # Stored only as its argon2 hash.
@@ -601,11 +601,12 @@ async def test_a_tables_qr_code_joins_its_phone_at_once(tmp_path: Any, monkeypat
             await director.tap("register")
         await director.tap("pair")
         assert not director.exists("table-qr-1")
+        await director.tap("table-menu-1")  # the table's menu holds its QR code
         await director.tap("qr-1")
         qr = director.find("table-qr-1")
         assert qr.label == "QR code that joins table 1"
-        code = re.search(r"code (\d+-\w+)", director.text("table-1"))
-        assert code is not None, director.text("table-1")
+        code = re.search(r"code (\d+-\w+)", director.text("table-code-1"))
+        assert code is not None, director.text("table-code-1")
         images = [c for c in director.all() if isinstance(c, ft.Image)]
         assert len(images) == 1 and isinstance(images[0].src, bytes) and images[0].src.startswith(b"\x89PNG")
         # What the picture holds: the door's join code, then on to this table's page with its code.
@@ -614,6 +615,7 @@ async def test_a_tables_qr_code_joins_its_phone_at_once(tmp_path: Any, monkeypat
         query = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
         assert query["code"] == ["123456"]
         assert query["next"] == [f"/event/{event_id}/table?code={code.group(1)}"]
+        await director.tap("table-menu-1")
         await director.tap("qr-1")
         assert not director.exists("table-qr-1")
         # The phone that scanned it: the table's screen straight away, no code to type.
@@ -675,7 +677,7 @@ def test_the_desk_takes_back_a_forfeit_and_reopens_the_round(store: Store, event
         service.unforfeit(device.token, event_id, 1, reason="we are here")
     assert not desk.unforfeit(1, "") and desk.message is not None and "reason" in desk.message
     assert desk.unforfeit(1, "wrong table"), desk.message
-    assert desk.message == "The forfeit at table 1 is taken back: the table plays on and its hands count."
+    assert desk.message == "The forfeit at table 1 (Ann v Dee) is taken back: the table plays on and its hands count."
     assert desk.tables()[0].state == "not started"
     play_hand(table, first_game_hand())
     assert table.state.hands[0].finished, "the table's phone scores again"

@@ -237,8 +237,8 @@ def test_a_small_event_from_creation_to_round_two(served: AppServer, pages: Page
     director.tap("pair")
     director.wait_contains("event-title", "round 1 of 2")
     first = pairs_of(director, 4)
-    code = re.search(r"code (\d-[A-Z0-9]+)", director.text("table-1"))
-    assert code is not None, director.text("table-1")
+    code = re.search(r"code (\d-[A-Z0-9]+)", director.text("table-code-1"))
+    assert code is not None, director.text("table-code-1")
     shoot(director, "tournament-director.png")
 
     hall = pages.open("hall", app.url, f"{base}/hall", ready="hall-title", viewport=HALL)
@@ -274,7 +274,8 @@ def test_a_small_event_from_creation_to_round_two(served: AppServer, pages: Page
     director.wait_contains("table-1", "1 confirmed")  # the director's page has followed the confirmation
     director.wait_contains("standings", "gp")
     before = director.text("standings")
-    director.fill("correct-table", "1")
+    tap_until(director, "table-menu-1", lambda t: director.wait_for("correct-1", timeout=t))
+    director.tap("correct-1")
     director.fill("correct-reason", "remaining pips misread")
     director.tap("correct")
     director.wait_contains("message", "Table 1 corrected")
@@ -395,8 +396,9 @@ def test_the_director_gives_a_forfeit_from_the_page(served: AppServer, pages: Pa
     director.wait_contains("event-title", "round 1 of 2")
     absent = re.match(r"Table 2: (\w+) v (\w+)", director.text("table-2"))
     assert absent is not None, director.text("table-2")
-    director.fill("forfeit-table", "2")
-    director.fill("forfeit-losers", absent.group(1))
+    tap_until(director, "table-menu-2", lambda t: director.wait_for("forfeit-2", timeout=t))
+    director.tap("forfeit-2")
+    director.tap("forfeit-loser-0")  # the table's first name: the one read above
     director.fill("forfeit-reason", "did not turn up")
     tap_until(director, "forfeit", lambda t: director.wait_contains("message", "Table 2 forfeited", timeout=t))
     director.wait_contains("table-2", f"forfeited by {absent.group(1)} (did not turn up)")
@@ -412,29 +414,42 @@ def test_the_director_withdraws_forbids_and_repairs_by_hand_from_the_page(served
     )
     director.fill("password", PASSWORD)
     tap_until(director, "sign-in", lambda t: director.wait_contains("event-title", "no round paired", timeout=t))
-    # Every button of the director's new controls is a full touch target.
-    for identifier in ("withdraw", "forbid", "repair", "reopen", "unforfeit"):
+    # Every menu of the desk is a full touch target, and so is every act in it.
+    for identifier in ("entrant-menu-5", "pair", "register"):
         box = director.scroll_into_view(identifier)
         assert box["height"] >= 48, (identifier, box)
-    director.fill("withdraw-name", "5")
+    # Entrants by their menus (the event's numbers: Ann 1, Bob 2, Cy 3, Dee 4, Eve 5), nothing typed but a reason.
+    tap_until(director, "entrant-menu-5", lambda t: director.wait_for("withdraw-5", timeout=t))
+    assert director.scroll_into_view("withdraw-5")["height"] >= 48
+    director.tap("withdraw-5")
     tap_until(director, "withdraw", lambda t: director.wait_contains("message", "Eve withdrawn", timeout=t))
-    director.fill("forbid-first", "Ann")
-    director.fill("forbid-second", "Bob")
+    tap_until(director, "entrant-menu-1", lambda t: director.wait_for("forbid-1", timeout=t))
+    director.tap("forbid-1")
+    director.tap("forbid-with-2")
     director.fill("forbid-reason", "husband and wife")
     tap_until(director, "forbid", lambda t: director.wait_contains("message", "never be paired", timeout=t))
     tap_until(director, "pair", lambda t: director.wait_contains("event-title", "round 1 of 2", timeout=t))
     assert "Eve" not in director.text("table-1") + director.text("table-2")
-    old = re.search(r"code (1-[A-Z0-9]+)", director.text("table-1"))
+    old = re.search(r"code (1-[A-Z0-9]+)", director.text("table-code-1"))
     assert old is not None
-    # Seated by hand: a forbidden pair is refused in one sentence; then Bob and Dee sit out (byes).
-    director.fill("repair-tables", "Ann,Bob")
+    # Seated by hand, by swapping two players: a swap that seats Ann with Bob is refused in one sentence.
+    seats = {n: re.findall(r"(\w+) v (\w+)", director.text(f"table-{n}"))[0] for n in (1, 2)}
+    ann_with = next(pair for pair in seats.values() if "Ann" in pair)
+    rival = ann_with[1] if ann_with[0] == "Ann" else ann_with[0]
+    numbers = {"Ann": 1, "Bob": 2, "Cy": 3, "Dee": 4}
+    tap_until(director, "entrant-menu-2", lambda t: director.wait_for("repair-2", timeout=t))
+    director.tap("repair-2")
+    director.tap(f"repair-with-{numbers[rival]}")
     director.fill("repair-reason", "Cy's lift")
     tap_until(director, "repair", lambda t: director.wait_contains("message", "may not meet", timeout=t))
-    director.fill("repair-tables", "Cy,Ann")
+    director.tap("cancel")
+    tap_until(director, "entrant-menu-3", lambda t: director.wait_for("repair-3", timeout=t))
+    director.tap("repair-3")
+    director.tap("repair-with-4")
+    director.fill("repair-reason", "Cy's lift")
     tap_until(director, "repair", lambda t: director.wait_contains("message", "re-paired by hand", timeout=t))
-    director.wait_contains("message", "(Bob, Dee have a bye)")
-    director.wait_contains("table-1", "Table 1: Cy v Ann")
-    new = re.search(r"code (1-[A-Z0-9]+)", director.text("table-1"))
+    director.wait_contains("message", "(Cy and Dee swap seats)")
+    new = re.search(r"code (1-[A-Z0-9]+)", director.text("table-code-1"))
     assert new is not None and new.group(1) != old.group(1), "the page shows the table's new code"
     director.wait_contains("audit", "repair - Cy's lift")
     shoot(director, "tournament-director-by-hand.png")
@@ -459,12 +474,14 @@ def test_the_director_settles_a_hand_again_from_the_page(served: AppServer, page
     director = pages.open("director", app.url, f"event/{event_id}/director", ready="password", viewport=DIRECTOR)
     director.fill("password", PASSWORD)
     tap_until(director, "sign-in", lambda t: director.wait_contains("table-1", "1 finished", timeout=t))
-    assert director.scroll_into_view("resettle")["height"] >= 48
-    director.fill("resettle-table", "1")
-    director.fill("resettle-remaining", "0, 99")
+    tap_until(director, "table-menu-1", lambda t: director.wait_for("resettle-1", timeout=t))
+    assert director.scroll_into_view("resettle-1")["height"] >= 48
+    director.tap("resettle-1")
+    director.fill("resettle-seat-0", "0")
+    director.fill("resettle-seat-1", "99")
     director.fill("resettle-reason", "the 2-2 was a 3-3")
     tap_until(director, "resettle", lambda t: director.wait_contains("message", "keeps its settlement", timeout=t))
-    director.fill("resettle-remaining", "0, 14")
+    director.fill("resettle-seat-1", "14")
     tap_until(director, "resettle", lambda t: director.wait_contains("message", "is settled again", timeout=t))
     director.wait_contains("audit", "resettle table 1 - the 2-2 was a 3-3")
 

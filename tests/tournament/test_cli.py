@@ -280,3 +280,33 @@ def test_resettle_from_the_command_line_says_the_new_scores(
     assert _refused(capsys, 1, "resettle", "1", "1", "--remaining", "0,9", "--reason", "x", "--db", db) == (
         "wrong password for this event"
     )
+
+
+def test_cards_give_every_table_a_new_code_on_its_page(
+    db: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    _ok(capsys, "create", "Open", "--rounds", "2", "--seed", "s", "--db", db)
+    for name in ("Ann", "Bob", "Cy", "Dee", "Eve"):
+        _ok(capsys, "register", "1", name, "--db", db)
+    paired = _ok(capsys, "pair", "1", "--db", db)
+    old = dict(line.split()[1:4:2] for line in paired.splitlines() if line.strip().startswith("table"))
+    out = tmp_path / "cards.pdf"
+    said = _ok(capsys, "cards", "1", "--out", str(out), "--address", "http://192.168.1.5:8550/", "--db", db)
+    lines = said.splitlines()
+    assert lines[-1] == f"{out} (2 table cards; the codes given before no longer join)"
+    new = {line.split()[1].rstrip(":"): line.split()[-1] for line in lines[:-1]}
+    assert set(new) == {"1", "2"} and all(new[t] != old[f"{t}:"] for t in new)
+    pdf = out.read_bytes()
+    assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page ") >= 2
+    store = open_store(db)
+    try:
+        service = TournamentService(store)
+        assert service.join_table(1, new["1"])
+        with pytest.raises(Exception, match="wrong"):
+            service.join_table(1, old["1:"])
+    finally:
+        store.close()
+    # No round in play: one line, status 1, nothing written.
+    _ok(capsys, "lock", "1", "--reason", "done", "--db", db)
+    refused = _refused(capsys, 1, "cards", "1", "--out", str(tmp_path / "none.pdf"), "--db", db)
+    assert "Traceback" not in refused

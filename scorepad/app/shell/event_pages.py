@@ -15,29 +15,23 @@ event (a pairing or a lock is no match entry).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
-import time
-import urllib.parse
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import flet as ft
 
 from scorepad.app.models import timing
 from scorepad.app.models.audit import DirectorNews, audit_route
-from scorepad.app.models.links import page_link, qr_png
+from scorepad.app.models.desk import Desk, signed_in_desk
 from scorepad.app.models.notices import revision_of
 from scorepad.app.models.state import TABLE, ScorePad
 from scorepad.app.models.table import Table
 from scorepad.app.models.tournament import (
     HALL_SECONDS,
     NO_SUCH_EVENT,
-    Board,
-    BoardData,
     Creation,
-    Desk,
     Hall,
     TableDevice,
     Watch,
@@ -54,24 +48,19 @@ from scorepad.app.screens.audit import audit_link
 from scorepad.app.screens.common import button, heading, ident, note, wrap_row
 from scorepad.app.screens.hall import HallScreen
 from scorepad.app.screens.home import option_controls, preset_buttons
-from scorepad.app.screens.join_panel import QR_SIZE
 from scorepad.app.screens.table_screen import PAGE_PAD, table_screen
 from scorepad.app.screens.watch import WatchScreen
 from scorepad.app.shell.audit_page import open_audit
+from scorepad.app.shell.board import BoardPage, Follower, close_page, guarded_tap
+from scorepad.app.shell.director import DirectorPage
 from scorepad.app.shell.guard import PageGuard
-from scorepad.app.shell.live import LiveScreen, relay_for, topic_of
+from scorepad.app.shell.live import LiveScreen, relay_for
 from scorepad.app.shell.pages import PageTasks
 from scorepad.app.shell.taps import page_dispatch
 from scorepad.store import Store, StoreError
 from scorepad.tournament.errors import TournamentError
 
 log = logging.getLogger("scorepad.live")
-# Seconds to gather a burst of changes (a whole hand entered quickly) into one redraw of a board.
-SETTLE_SECONDS = 0.2
-# The least seconds between the starts of two reloads of a board (the hall, the director's), which read
-# the whole round: with 100 tables entering, a change comes every few milliseconds. A confirmed hand is
-# still on the hall within about this and one reading of the round.
-BOARD_GAP_SECONDS = 1.0
 # Seconds added to a spectator's wait for the next state due, so it is due when the page looks.
 DUE_MARGIN = 0.05
 
@@ -81,7 +70,7 @@ def is_event_route(route: str | None) -> bool:
     return parse_event_route(route or "") is not None or is_new_event_route(route) or is_impossible_event_route(route)
 
 
-def event_page(page: ft.Page, store: Any, *, on_gone: Callable[[], None] | None = None) -> None:
+def event_page(page: ft.Page, store: Store, *, on_gone: Callable[[], None] | None = None) -> None:
     """Draw the tournament page the route names (called by ``main`` for ``/event/...``).
 
     ``on_gone`` is called once when the page closes (the page counter's leave).
@@ -101,33 +90,6 @@ def event_page(page: ft.Page, store: Any, *, on_gone: Callable[[], None] | None 
         page.on_close = closed
 
 
-def guarded_tap(
-    page: ft.Page, fn: Callable[[], Any], *, said: Callable[[str], None], after: Callable[[], None], where: str
-) -> Callable[[], None]:
-    """A tournament page's tap handler: ``fn``, then ``after`` (the redraw); a refusal goes to ``said``.
-
-    A refusal or a database fault (``TournamentError``, ``StoreError``) is one
-    sentence and the page goes on; anything else is a bug and kills the page
-    (``PageGuard``, with ``where`` in the log). A tap that arrives after the
-    page died is dropped.
-    """
-
-    def handler() -> None:
-        guard = PageGuard.of(page)
-        if guard.dead:
-            return  # a tap the client sent on a control it drew before the page died
-        try:
-            fn()
-        except (TournamentError, StoreError) as err:
-            said(words_of(err))
-        except Exception as err:  # a bug: the page dies, never a traceback on it
-            guard.fail(err, where)
-            return
-        after()
-
-    return handler
-
-
 def keep_on_close(page: ft.Page, before: Any) -> None:
     """Have ``page.on_close`` also call ``before`` (the handler it had), after the one it has now."""
     now: Any = page.on_close
@@ -141,7 +103,7 @@ def keep_on_close(page: ft.Page, before: Any) -> None:
     page.on_close = closed
 
 
-def _draw_event_page(page: ft.Page, store: Any) -> None:
+def _draw_event_page(page: ft.Page, store: Store) -> None:
     route = page.route or ""
     if is_new_event_route(route):
         page.title = "Sniff tournament"
@@ -161,7 +123,7 @@ def _draw_event_page(page: ft.Page, store: Any) -> None:
         return
     source = page.client_ip or "web"
     if screen == "director":
-        DirectorPage(page, Desk(service, event_id, source=source), store).draw()
+        DirectorPage(page, Desk(service, event_id, source=source), store).start()
     elif screen == "table":
         # A table's QR code (the director's page) opens this address with the table code: join at once.
         TablePage(page, TableDevice(service, event_id, source=source), store).start(_query(page, "code"))
@@ -208,92 +170,7 @@ def _message(text: str | None, identifier: str = "message") -> ft.Control | None
     return note(text, identifier=identifier, size=15, color=ft.Colors.PRIMARY) if text else None
 
 
-class Follower:
-    """A page that follows several matches live (the round's tables) and reloads on any change of them.
-
-    A burst of changes (100 tables entering at once) makes bounded work: at
-    most one reload of the page runs at a time, the next begins ``gap``
-    seconds after the last began at the soonest, and every change heard
-    while one is waiting or running is covered by the next, which begins
-    its reads after that change (the newest wins; none is lost).
-    """
-
-    def __init__(
-        self,
-        page: ft.Page,
-        store: Any,
-        on_change: Callable[[], Awaitable[None]],
-        tasks: PageTasks,
-        *,
-        gap: float = 0.0,
-    ) -> None:
-        self.page = page
-        self.tasks = tasks
-        self.guard = PageGuard.of(page)
-        self.relay = relay_for(store)
-        self.on_change = on_change
-        # The least seconds between the starts of two reloads.
-        self.gap = gap
-        self.matches: set[int] = set()
-        # A change is waiting for a reload; a reload is waiting or running; when the last one began.
-        self.dirty = False
-        self.running = False
-        self.began = float("-inf")
-        self.relay.flet_hubs.add(page.session.connection.pubsubhub)
-        self.key = page.session.id
-        self.guard.stops(self.stop)
-
-    def follow(self, match_ids: list[int]) -> None:
-        """Follow exactly these matches."""
-        wanted = set(match_ids)
-        for match_id in self.matches - wanted:
-            self.page.pubsub.unsubscribe_topic(topic_of(match_id))
-            self.relay.hub.unwatch(f"{self.key}:{match_id}")
-        for match_id in wanted - self.matches:
-            self.page.pubsub.subscribe_topic(topic_of(match_id), self._heard)
-            self.relay.hub.watch(f"{self.key}:{match_id}", match_id)
-        self.matches = wanted
-
-    def stop(self) -> None:
-        """The page has gone: follow nothing (its session may be destroyed already, with its subscriptions)."""
-        for match_id in self.matches:
-            self.relay.hub.unwatch(f"{self.key}:{match_id}")
-        self.matches = set()
-        # A destroyed session raises here: Flet unsubscribed it when it closed.
-        with contextlib.suppress(RuntimeError):
-            self.page.pubsub.unsubscribe_all()
-
-    async def _heard(self, _topic: str, _change: Any) -> None:
-        self.changed()
-
-    def changed(self) -> None:
-        """Something the page shows changed: reload it soon (once for a whole burst of changes)."""
-        self.dirty = True
-        if not self.running and not self.tasks.closed:
-            self.running = True
-            self.tasks.run(self._reload)
-
-    async def _reload(self) -> None:
-        try:
-            while self.dirty and not self.tasks.closed:
-                await asyncio.sleep(max(SETTLE_SECONDS, self.began + self.gap - time.monotonic()))
-                self.dirty = False
-                self.began = time.monotonic()
-                await self.on_change()
-        except Exception as err:  # Flet reports no failure of a task it runs: the page dies here
-            self.guard.fail(err, "a live update")
-        finally:
-            self.running = False
-
-
-def close_page(page: ft.Page, tasks: PageTasks, follower: Follower) -> None:
-    """A tournament page has closed: end its background tasks and its live updates; nothing of it runs again."""
-    ended = tasks.close()
-    follower.stop()
-    log.debug("event page %s closed: %d background task(s) ended", follower.key[:8], ended)
-
-
-def announce_confirmation(store: Any, match_id: int, device: str | None) -> None:
+def announce_confirmation(store: Store, match_id: int, device: str | None) -> None:
     """Tell every page showing ``match_id`` (here and in the other processes) that a hand was confirmed.
 
     A confirmation is no entry of the match, so the store's commit listener
@@ -306,334 +183,6 @@ def announce_confirmation(store: Any, match_id: int, device: str | None) -> None
     relay_for(store).hub.announce(match_id, device)
 
 
-class BoardPage:
-    """Shared by the director's and the hall's pages: load the board, follow its round, redraw."""
-
-    board: Board
-
-    def __init__(self, page: ft.Page, store: Any) -> None:
-        self.page = page
-        self.store = store
-        self.tasks = PageTasks(page)
-        self.follower = Follower(page, store, self.refresh, self.tasks, gap=BOARD_GAP_SECONDS)
-        page.on_disconnect = lambda _e: self.follower.stop()
-        page.on_close = lambda _e: close_page(page, self.tasks, self.follower)
-
-    def reload(self) -> None:
-        """Read the event again and redraw (after the page's own action)."""
-        try:
-            data = self.board.read()
-        except (TournamentError, StoreError) as err:
-            data = None
-            self._unreadable(err)
-        self._show(data)
-
-    async def refresh(self) -> None:
-        """Read the event again in a worker thread, then redraw (after a change of a followed match).
-
-        The round's reads take a while with many tables; the server's event
-        loop goes on serving the other pages meanwhile.
-        """
-        try:
-            data = await asyncio.to_thread(self.board.read)
-        except (TournamentError, StoreError) as err:
-            data = None
-            self._unreadable(err)
-        self._show(data)
-
-    def _unreadable(self, err: Exception) -> None:
-        # The page stays up and says why.
-        log.warning("the tournament board could not be read: %s", err)
-        self.board.message = words_of(err)
-
-    def _show(self, data: BoardData | None) -> None:
-        if data is not None:
-            self.board.show(data)
-        self.follower.follow(self.board.match_ids())
-        self.draw()
-
-    def draw(self) -> None:  # pragma: no cover - each page draws itself
-        raise NotImplementedError
-
-
-class DirectorPage(BoardPage):
-    """The director's screen: the password first, then the round's tables, players, corrections, standings."""
-
-    def __init__(self, page: ft.Page, desk: Desk, store: Any) -> None:
-        self.desk = desk
-        self.board = desk
-        super().__init__(page, store)
-        self.fields: dict[str, str] = {}
-        self.qr_shown: set[int] = set()  # the tables whose QR code is open on the page
-        PageGuard.of(page).revokes(self._sign_out)
-
-    def _sign_out(self) -> None:
-        # A dead page's director signs out: every call it could still make carries no credential.
-        self.desk.token = None
-
-    def _field(self, key: str, label: str, *, password: bool = False, width: int = 260) -> ft.Control:
-        def changed(e: Any) -> None:
-            self.fields[key] = e.control.value or ""
-
-        return ident(
-            key,
-            ft.TextField(
-                label=label, password=password, value=self.fields.get(key, ""), width=width, on_change=changed
-            ),
-        )
-
-    def _form(
-        self, fields: list[tuple[str, str, int]], identifier: str, text: str, act: Callable[[], Any]
-    ) -> ft.Control:
-        """One action as a wrapping row: its labelled fields (key, label, width), then its button."""
-        controls = [self._field(key, label, width=width) for key, label, width in fields]
-        return ft.Row([*controls, button(identifier, text, self._tap(act), expand=False)], wrap=True)
-
-    def _tap(self, fn: Callable[[], Any]) -> Callable[[], None]:
-        def said(words: str) -> None:
-            self.desk.message = words
-
-        def after() -> None:
-            self.follower.follow(self.desk.match_ids())
-            self.draw()
-
-        return guarded_tap(self.page, fn, said=said, after=after, where="a director's tap")
-
-    def draw(self) -> None:
-        """Draw the director's screen as the desk stands."""
-        desk = self.desk
-        if not desk.signed_in:
-            body: list[ft.Control | None] = [
-                heading(f"Event {desk.event_id}: the director signs in", size=20),
-                self._field("password", "Director's password", password=True),
-                button("sign-in", "Sign in", self._tap(self._sign_in), kind="filled", expand=False),
-                _message(desk.message),
-            ]
-        else:
-            body = [
-                note(desk.title(), identifier="event-title", size=20),
-                _message(desk.message),
-                heading("Players"),
-                note(", ".join(desk.entrants()) or "nobody yet", identifier="entrants"),
-                self._form(
-                    [("player", "Player's name (A & B for a pair)", 260)], "register", "Register", self._register
-                ),
-                self._form(
-                    [("withdraw-name", "Who withdraws (name or number)", 300)],
-                    "withdraw",
-                    "Withdraw from the next round",
-                    self._withdraw,
-                ),
-                self._form(
-                    [
-                        ("forbid-first", "Keep apart", 160),
-                        ("forbid-second", "and", 160),
-                        ("forbid-reason", "Reason (family, same club...)", 260),
-                    ],
-                    "forbid",
-                    "Never pair them",
-                    self._forbid,
-                ),
-                heading("The round"),
-                ft.Row(
-                    [
-                        button("pair", "Pair the next round", self._tap(desk.pair), kind="filled", expand=False),
-                        self._field("lock-reason", "Reason to lock early (if a table is unfinished)", width=320),
-                        button("lock", "Lock the round", self._tap(self._lock), expand=False),
-                    ],
-                    wrap=True,
-                ),
-                self._form(
-                    [("reopen-reason", "Reason to reopen the locked round", 320)],
-                    "reopen",
-                    "Reopen the round",
-                    self._reopen,
-                ),
-                *self._tables(),
-                heading("Re-pair the round by hand (before its first hand; anyone left out has a bye)"),
-                self._form(
-                    [
-                        ("repair-tables", "Tables in seat order: Ann,Bob; Cy,Dee", 320),
-                        ("repair-reason", "Reason (kept in the audit)", 320),
-                    ],
-                    "repair",
-                    "Re-pair",
-                    self._repair,
-                ),
-                heading("Correct a table (takes back its last settlement or entry)"),
-                self._form(
-                    [("correct-table", "Table", 90), ("correct-reason", "Reason (kept in the audit)", 320)],
-                    "correct",
-                    "Correct",
-                    self._correct,
-                ),
-                heading("Settle a hand again (the table's last settled hand, with the right figures)"),
-                self._form(
-                    [
-                        ("resettle-table", "Table", 90),
-                        ("resettle-remaining", "Each seat's pips or tiles, in seat order: 12, 0", 300),
-                        ("resettle-reason", "Reason (kept in the audit)", 320),
-                    ],
-                    "resettle",
-                    "Settle again",
-                    self._resettle,
-                ),
-                *self._forfeit_control(),
-                heading("Standings, with the working"),
-                note("\n".join(desk.working()) or "no results yet", identifier="standings"),
-                heading("Audit (newest first)"),
-                note("\n".join(desk.audit_lines()[:30]), identifier="audit", size=13),
-            ]
-        self.page.controls = [_framed(body)]
-        self.page.update()
-
-    def _tables(self) -> list[ft.Control]:
-        out: list[ft.Control] = []
-        for line in self.desk.tables():
-            code = self.desk.codes.get(line.number)
-            shown_code = f"   code {code}" if code is not None else ""
-            words = f"Table {line.number}: {line.versus} - {line.state}{shown_code}"
-            row: list[ft.Control] = [note(words, identifier=f"table-{line.number}", size=15)]
-            if not line.bye:
-                row.append(
-                    button(
-                        f"new-code-{line.number}",
-                        "New code",
-                        self._tap(functools.partial(self.desk.new_code, line.number)),
-                        kind="text",
-                        expand=False,
-                    )
-                )
-            if code is not None:
-                shown = line.number in self.qr_shown
-                row.append(
-                    button(
-                        f"qr-{line.number}",
-                        "Hide QR code" if shown else "QR code",
-                        self._tap(functools.partial(self._toggle_qr, line.number)),
-                        kind="text",
-                        expand=False,
-                    )
-                )
-            out.append(ft.Row(row, wrap=True))
-            if code is not None and line.number in self.qr_shown:
-                out.append(self._table_qr(line.number, code))
-        return out
-
-    def _toggle_qr(self, number: int) -> None:
-        self.qr_shown ^= {number}
-
-    def _table_qr(self, number: int, code: str) -> ft.Control:
-        """Table ``number``'s QR code: a phone that scans it passes the door and joins that table with ``code``."""
-        path = f"/event/{self.desk.event_id}/table?" + urllib.parse.urlencode({"code": code})
-        url = page_link(path)
-        if url is None:
-            words = (
-                f"Only this computer can open the score-pad now, so no phone can scan table {number}'s code. "
-                "Start it with: scorepad web --host 0.0.0.0"
-            )
-            return note(words, identifier=f"table-qr-{number}", size=14)
-        return ft.Semantics(
-            identifier=f"table-qr-{number}",
-            label=f"QR code that joins table {number}",
-            content=ft.Column(
-                [
-                    ft.Image(src=qr_png(url), width=QR_SIZE, height=QR_SIZE),
-                    ft.Text(f"Table {number}: scan to join, or type the code {code}", size=14),
-                ],
-                spacing=4,
-            ),
-        )
-
-    def _sign_in(self) -> None:
-        if self.desk.sign_in(self.fields.get("password", "")):
-            self.fields["password"] = ""
-
-    def _register(self) -> None:
-        if self.desk.register(self.fields.get("player", "")):
-            self.fields["player"] = ""
-
-    def _lock(self) -> None:
-        self.desk.lock(self.fields.get("lock-reason", ""))
-
-    def _withdraw(self) -> None:
-        if self.desk.withdraw(self.fields.get("withdraw-name", "")):
-            self.fields["withdraw-name"] = ""
-
-    def _forbid(self) -> None:
-        typed = [self.fields.get(key, "") for key in ("forbid-first", "forbid-second", "forbid-reason")]
-        if self.desk.forbid(*typed):
-            self._clear("forbid-first", "forbid-second", "forbid-reason")
-
-    def _repair(self) -> None:
-        if self.desk.repair(self.fields.get("repair-tables", ""), self.fields.get("repair-reason", "")):
-            # The QR codes shown were the old codes' (they no longer work): open them again for the new.
-            self.qr_shown.clear()
-            self._clear("repair-tables", "repair-reason")
-
-    def _reopen(self) -> None:
-        if self.desk.reopen(self.fields.get("reopen-reason", "")):
-            self._clear("reopen-reason")
-
-    def _clear(self, *keys: str) -> None:
-        for key in keys:
-            self.fields[key] = ""
-
-    def _table_number(self, key: str, what: str) -> int | None:
-        """The table number typed in field ``key``, or None with "Type the number of the table to ..." said."""
-        text = self.fields.get(key, "").strip()
-        if not (text.isascii() and text.isdigit()):
-            self.desk.message = f"Type the number of the table {what}."
-            return None
-        return int(text)
-
-    def _correct(self) -> None:
-        number = self._table_number("correct-table", "to correct")
-        if number is not None and self.desk.correct(number, self.fields.get("correct-reason", "")):
-            self.fields["correct-reason"] = ""
-
-    def _resettle(self) -> None:
-        number = self._table_number("resettle-table", "whose hand is settled again")
-        typed = [self.fields.get(key, "") for key in ("resettle-remaining", "resettle-reason")]
-        if number is not None and self.desk.resettle(number, *typed):
-            self._clear("resettle-remaining", "resettle-reason")
-
-    def _forfeit_control(self) -> list[ft.Control]:
-        """The forfeit, and taking one back: the service refuses anyone but the director."""
-
-        def give() -> None:
-            number = self._table_number("forfeit-table", "to forfeit")
-            if number is not None and self.desk.forfeit(
-                number, self.fields.get("forfeit-losers", ""), self.fields.get("forfeit-reason", "")
-            ):
-                self._clear("forfeit-losers", "forfeit-reason")
-
-        def take_back() -> None:
-            number = self._table_number("unforfeit-table", "whose forfeit is taken back")
-            if number is not None and self.desk.unforfeit(number, self.fields.get("unforfeit-reason", "")):
-                self._clear("unforfeit-reason")
-
-        return [
-            heading("Forfeit at a table (the others score as a bye; hands played there stop counting)"),
-            self._form(
-                [
-                    ("forfeit-table", "Table", 90),
-                    ("forfeit-losers", "Who forfeits (names or numbers, commas)", 300),
-                    ("forfeit-reason", "Reason (kept in the audit)", 320),
-                ],
-                "forfeit",
-                "Give the forfeit",
-                give,
-            ),
-            self._form(
-                [("unforfeit-table", "Table", 90), ("unforfeit-reason", "Why the forfeit was a mistake", 320)],
-                "unforfeit",
-                "Take back the forfeit",
-                take_back,
-            ),
-        ]
-
-
 class TablePage:
     """A table's phone: the code first, then the normal table screen with the opposing side's confirmation.
 
@@ -643,7 +192,7 @@ class TablePage:
     hundreds of controls). ``draw`` asks for a redraw.
     """
 
-    def __init__(self, page: ft.Page, device: TableDevice, store: Any) -> None:
+    def __init__(self, page: ft.Page, device: TableDevice, store: Store) -> None:
         self.page = page
         self.device = device
         self.store = store
@@ -842,7 +391,7 @@ class HallPage(BoardPage):
     rotating, ending with the page); the drawing is ``screens.hall.HallScreen``.
     """
 
-    def __init__(self, page: ft.Page, hall: Hall, store: Any) -> None:
+    def __init__(self, page: ft.Page, hall: Hall, store: Store) -> None:
         self.hall = hall
         self.board = hall
         super().__init__(page, store)
@@ -971,7 +520,7 @@ class CreatePage:
     redraw would take the focus away); a choice or Create redraws.
     """
 
-    def __init__(self, page: ft.Page, creation: Creation, store: Any) -> None:
+    def __init__(self, page: ft.Page, creation: Creation, store: Store) -> None:
         self.page = page
         self.creation = creation
         self.store = store
@@ -1060,8 +609,9 @@ class CreatePage:
             return
         event_id = self.creation.event_id
         before: Any = self.page.on_close
-        director = DirectorPage(self.page, self.creation.desk(), self.store)
+        director = DirectorPage(self.page, signed_in_desk(self.creation), self.store)
         # The director's page stops following its round on close; the page counter still hears of it.
         keep_on_close(self.page, before)
+        director.start()
         self.page.run_task(self.page.push_route, f"/event/{event_id}/director")
         self.director = director

@@ -1,0 +1,196 @@
+"""The shell shared by the boards that follow a round (the director's desk, the hall): tap guard, live follower.
+
+``BoardPage`` reads its board (a view-model of ``scorepad.app.models``),
+follows the round's matches live through ``Follower`` (the store's commit
+listeners through ``LiveHub``, across server processes on PostgreSQL) and
+redraws; ``guarded_tap`` turns a refusal into one sentence on the page and a
+bug into the failed-page guard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import flet as ft
+
+from scorepad.app.models.tournament import Board, BoardData, words_of
+from scorepad.app.shell.guard import PageGuard
+from scorepad.app.shell.live import relay_for, topic_of
+from scorepad.app.shell.pages import PageTasks
+from scorepad.store import Store, StoreError
+from scorepad.tournament.errors import TournamentError
+
+log = logging.getLogger("scorepad.live")
+# Seconds to gather a burst of changes (a whole hand entered quickly) into one redraw of a board.
+SETTLE_SECONDS = 0.2
+# The least seconds between the starts of two reloads of a board (the hall, the director's), which read
+# the whole round: with 100 tables entering, a change comes every few milliseconds. A confirmed hand is
+# still on the hall within about this and one reading of the round.
+BOARD_GAP_SECONDS = 1.0
+
+
+def guarded_tap(
+    page: ft.Page, fn: Callable[[], Any], *, said: Callable[[str], None], after: Callable[[], None], where: str
+) -> Callable[[], None]:
+    """A tournament page's tap handler: ``fn``, then ``after`` (the redraw); a refusal goes to ``said``.
+
+    A refusal or a database fault (``TournamentError``, ``StoreError``) is one
+    sentence and the page goes on; anything else is a bug and kills the page
+    (``PageGuard``, with ``where`` in the log). A tap that arrives after the
+    page died is dropped.
+    """
+
+    def handler() -> None:
+        guard = PageGuard.of(page)
+        if guard.dead:
+            return  # a tap the client sent on a control it drew before the page died
+        try:
+            fn()
+        except (TournamentError, StoreError) as err:
+            said(words_of(err))
+        except Exception as err:  # a bug: the page dies, never a traceback on it
+            guard.fail(err, where)
+            return
+        after()
+
+    return handler
+
+
+class Follower:
+    """A page that follows several matches live (the round's tables) and reloads on any change of them.
+
+    A burst of changes (100 tables entering at once) makes bounded work: at
+    most one reload of the page runs at a time, the next begins ``gap``
+    seconds after the last began at the soonest, and every change heard
+    while one is waiting or running is covered by the next, which begins
+    its reads after that change (the newest wins; none is lost).
+    """
+
+    def __init__(
+        self,
+        page: ft.Page,
+        store: Store,
+        on_change: Callable[[], Awaitable[None]],
+        tasks: PageTasks,
+        *,
+        gap: float = 0.0,
+    ) -> None:
+        self.page = page
+        self.tasks = tasks
+        self.guard = PageGuard.of(page)
+        self.relay = relay_for(store)
+        self.on_change = on_change
+        # The least seconds between the starts of two reloads.
+        self.gap = gap
+        self.matches: set[int] = set()
+        # A change is waiting for a reload; a reload is waiting or running; when the last one began.
+        self.dirty = False
+        self.running = False
+        self.began = float("-inf")
+        self.relay.flet_hubs.add(page.session.connection.pubsubhub)
+        self.key = page.session.id
+        self.guard.stops(self.stop)
+
+    def follow(self, match_ids: list[int]) -> None:
+        """Follow exactly these matches."""
+        wanted = set(match_ids)
+        for match_id in self.matches - wanted:
+            self.page.pubsub.unsubscribe_topic(topic_of(match_id))
+            self.relay.hub.unwatch(f"{self.key}:{match_id}")
+        for match_id in wanted - self.matches:
+            self.page.pubsub.subscribe_topic(topic_of(match_id), self._heard)
+            self.relay.hub.watch(f"{self.key}:{match_id}", match_id)
+        self.matches = wanted
+
+    def stop(self) -> None:
+        """The page has gone: follow nothing (its session may be destroyed already, with its subscriptions)."""
+        for match_id in self.matches:
+            self.relay.hub.unwatch(f"{self.key}:{match_id}")
+        self.matches = set()
+        # A destroyed session raises here: Flet unsubscribed it when it closed.
+        with contextlib.suppress(RuntimeError):
+            self.page.pubsub.unsubscribe_all()
+
+    async def _heard(self, _topic: str, _change: Any) -> None:
+        self.changed()
+
+    def changed(self) -> None:
+        """Something the page shows changed: reload it soon (once for a whole burst of changes)."""
+        self.dirty = True
+        if not self.running and not self.tasks.closed:
+            self.running = True
+            self.tasks.run(self._reload)
+
+    async def _reload(self) -> None:
+        try:
+            while self.dirty and not self.tasks.closed:
+                await asyncio.sleep(max(SETTLE_SECONDS, self.began + self.gap - time.monotonic()))
+                self.dirty = False
+                self.began = time.monotonic()
+                await self.on_change()
+        except Exception as err:  # Flet reports no failure of a task it runs: the page dies here
+            self.guard.fail(err, "a live update")
+        finally:
+            self.running = False
+
+
+def close_page(page: ft.Page, tasks: PageTasks, follower: Follower) -> None:
+    """A tournament page has closed: end its background tasks and its live updates; nothing of it runs again."""
+    ended = tasks.close()
+    follower.stop()
+    log.debug("event page %s closed: %d background task(s) ended", follower.key[:8], ended)
+
+
+class BoardPage:
+    """Shared by the director's and the hall's pages: load the board, follow its round, redraw."""
+
+    board: Board
+
+    def __init__(self, page: ft.Page, store: Store) -> None:
+        self.page = page
+        self.store = store
+        self.tasks = PageTasks(page)
+        self.follower = Follower(page, store, self.refresh, self.tasks, gap=BOARD_GAP_SECONDS)
+        page.on_disconnect = lambda _e: self.follower.stop()
+        page.on_close = lambda _e: close_page(page, self.tasks, self.follower)
+
+    def reload(self) -> None:
+        """Read the event again and redraw (after the page's own action)."""
+        try:
+            data = self.board.read()
+        except (TournamentError, StoreError) as err:
+            data = None
+            self._unreadable(err)
+        self._show(data)
+
+    async def refresh(self) -> None:
+        """Read the event again in a worker thread, then redraw (after a change of a followed match).
+
+        The round's reads take a while with many tables; the server's event
+        loop goes on serving the other pages meanwhile.
+        """
+        try:
+            data = await asyncio.to_thread(self.board.read)
+        except (TournamentError, StoreError) as err:
+            data = None
+            self._unreadable(err)
+        self._show(data)
+
+    def _unreadable(self, err: Exception) -> None:
+        # The page stays up and says why.
+        log.warning("the tournament board could not be read: %s", err)
+        self.board.message = words_of(err)
+
+    def _show(self, data: BoardData | None) -> None:
+        if data is not None:
+            self.board.show(data)
+        self.follower.follow(self.board.match_ids())
+        self.draw()
+
+    def draw(self) -> None:  # pragma: no cover - each page draws itself
+        raise NotImplementedError
