@@ -1,6 +1,7 @@
 """In Chromium at 360x640, the second evening at the table (issue 19): a misdeal each way then the hand to its
 true end, a play-out renege (−50) from New match to its settlement line, an end named by what lies there after
-a silent pick, and the score sheet with a won game and the day's series after Next game.
+a silent pick, the score sheet with a won game and the day's series after Next game, and the words on the
+table (whom game points go to, one answer where nothing scored, a muggins claim's ruling).
 
 The numbers each test waits for were worked out with the engine (``scorepad.rules``) on the same plays.
 """
@@ -15,7 +16,7 @@ import pytest
 
 from tests.browser import CHROMIUM, AppServer, TablePage, sel
 
-from .app_hands import GO_OUT_HAND
+from .app_hands import GO_OUT_HAND, JAQUES_SCORING_GO_OUT
 from .test_browser import chromium, lay  # noqa: F401 - the module's browser fixture
 from .test_phone import SMALL, off_screen
 
@@ -186,3 +187,48 @@ def test_the_sheet_at_360_with_a_won_game_and_the_series_after_next_game(phone: 
     phone.wait_contains("series-1", "Bob · games 0 · game points 0 · Rubed 1")
     phone.scroll_into_view("series-1")
     assert off_screen(phone, ["series-0", "series-1"]) == []
+
+
+def test_the_words_on_the_table_say_whom_and_where(phone: TablePage) -> None:
+    """Items 9 and 10 on the page: a target too long refused with what is allowed, by Start; the call on a
+    winning tile changeable until the next game (not "the next tile"); game points said to whom, cited; a play
+    that scores nothing offers one answer ("No score", no "Not called")."""
+    phone.tap("new-match")
+    phone.fill("target", "99999")
+    phone.tap("start-match")
+    phone.wait_contains("message", "whole number from 1 to")
+    assert "positive" not in phone.text("message")
+    assert off_screen(phone, ["message", "start-match"]) == []
+    phone.fill("target", "20")
+    phone.wait_contains("rules-summary", "to 20")
+    phone.tap("start-match")
+    phone.wait_text("board-count", "0")
+    for tile, at in GO_OUT_HAND[:3]:
+        lay(phone, tile, at)
+    phone.wait_contains("end-pending", "Until the next game starts the call on it can still be changed")
+    phone.wait_contains("game-result", "Game points: 14 to Ann (Smartt §14). Rubed: Bob.")
+    phone.tap("next-game")
+    phone.wait_text("turn", "Bob to set")
+    lay(phone, "1-2")
+    lay(phone, "2-3")  # 1 and 3 on the ends: nothing scored
+    phone.wait_for("call-ok")
+    assert "No score" in label_of(phone, "call-ok")
+    assert not phone.exists("call-none"), "two answers that mean the same"
+
+
+def test_a_muggins_claim_says_its_ruling(phone: TablePage) -> None:
+    """Item 9: after a claim a line says who took what, with the book's section (Jaques' muggins variation)."""
+    phone.tap("new-match")
+    phone.tap("rules-jaques")
+    phone.tap("muggins")
+    phone.wait_contains("rules-summary", "muggins")
+    phone.tap("start-match")
+    phone.wait_text("board-count", "0")
+    for tile in JAQUES_SCORING_GO_OUT:
+        lay(phone, tile)
+    phone.tap("call-none")
+    phone.tap("muggins-1")
+    phone.wait_contains(
+        "last-entry", "Muggins: Bob claims the 5 Ann did not call; Bob has 15 (Jaques, 'Variations: Muggins')."
+    )
+    assert off_screen(phone, ["last-entry"]) == []
