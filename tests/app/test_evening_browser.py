@@ -164,7 +164,8 @@ def test_an_end_is_named_by_what_lies_there_after_a_silent_pick(phone: TablePage
 
 def test_the_sheet_at_360_with_a_won_game_and_the_series_after_next_game(phone: TablePage) -> None:
     """Item 6: every side's column inside 360 px, the winning hand's row names the winner (not its setter,
-    who here is the winner too: game 2's setter is Bob), and the day's series is still there after Next game."""
+    who here is the winner too: game 2's setter is Bob), and the day's series is still there after Next game,
+    on the sheet and in History."""
     phone.tap("new-match")
     phone.fill("target", "20")
     phone.wait_contains("rules-summary", "to 20")
@@ -187,6 +188,11 @@ def test_the_sheet_at_360_with_a_won_game_and_the_series_after_next_game(phone: 
     phone.wait_contains("series-1", "Bob · games 0 · game points 0 · Rubed 1")
     phone.scroll_into_view("series-1")
     assert off_screen(phone, ["series-0", "series-1"]) == []
+    # History keeps the same series, as `scorepad matches` writes it.
+    match_id = phone.page.url.split("/match/")[1].split("/")[0]
+    phone.tap("home")
+    phone.tap("history")
+    phone.wait_contains(f"match-{match_id}", "games 1 : 0; game points 14 : 0; Rubed 0 : 1")
 
 
 def test_the_words_on_the_table_say_whom_and_where(phone: TablePage) -> None:
