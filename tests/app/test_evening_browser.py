@@ -238,3 +238,22 @@ def test_a_muggins_claim_says_its_ruling(phone: TablePage) -> None:
         "last-entry", "Muggins: Bob claims the 5 Ann did not call; Bob has 15 (Jaques, 'Variations: Muggins')."
     )
     assert off_screen(phone, ["last-entry"]) == []
+
+
+def test_the_sheet_at_360_has_room_for_four_sides(phone: TablePage) -> None:
+    """Item 6: four players each for himself, one with a long name: every column heading and score on screen."""
+    phone.tap("new-match")
+    phone.tap("players-4")
+    phone.wait_for("name-3")
+    phone.tap("partners")  # four sides
+    phone.fill("name-1", "Bartholomew")
+    phone.fill("target", "10")
+    phone.wait_contains("rules-summary", "to 10")
+    phone.tap("start-match")
+    phone.wait_text("board-count", "0")
+    phone.tap("tile-5-5")  # Ann's set makes 10: game 1 is won
+    phone.wait_contains("game-result", "Ann won game 1")
+    phone.tap("show-sheet")
+    phone.wait_contains("sheet-hand-1", "Ann won the game")
+    assert off_screen(phone, [f"sheet-side-{side}" for side in range(4)] + ["sheet-hand-1"]) == []
+    phone.wait_contains("series-1", "Bartholomew · games 0")
