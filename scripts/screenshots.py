@@ -1,5 +1,5 @@
 """Make the table-screen screenshots for the docs at 360x640, 412x900 and 1280x800 (and dark, and sideways;
-four sides and double-nine at 360x640).
+three sides, four sides and double-nine at 360x640), and the score sheet with the day's series at 360x640.
 
     uv run python scripts/screenshots.py [--out docs/images]
 
@@ -91,6 +91,7 @@ def make_screenshots(out: Path) -> list[Path]:
                         written.append(lower)
                     page.close()
                 written += _more_sides(browser, server, out)
+                written.append(_series_sheet(browser, server, out))
                 browser.close()
         finally:
             server.stop()
@@ -98,9 +99,10 @@ def make_screenshots(out: Path) -> list[Path]:
 
 
 def _more_sides(browser: object, server: AppServer, out: Path) -> list[Path]:
-    """At 360x640: four players each for himself, and three with the double-nine set, after the set."""
+    """At 360x640: three players, four each for himself, and three with the double-nine set, after the set."""
     written = []
     for name, players, switches, tile in (
+        ("three", 3, (), "6-6"),
         ("four", 4, ("partners",), "6-6"),
         ("double-nine", 3, ("double-nine",), "9-9"),
     ):
@@ -111,7 +113,7 @@ def _more_sides(browser: object, server: AppServer, out: Path) -> list[Path]:
         page.wait_for(f"name-{players - 1}")
         for switch in switches:
             page.tap(switch)
-        page.wait_contains("rules-summary", "double-nine" if "double-nine" in switches else "4 players")
+        page.wait_contains("rules-summary", "double-nine" if "double-nine" in switches else f"{players} players")
         page.tap("start-match")
         page.wait_text("board-count", "0")
         lay(page, tile, None)
@@ -122,6 +124,32 @@ def _more_sides(browser: object, server: AppServer, out: Path) -> list[Path]:
         written.append(path)
         page.close()
     return written
+
+
+def _series_sheet(browser: object, server: AppServer, out: Path) -> Path:
+    """At 360x640: a game to 20 won by Ann, Next game, then the score sheet with the first hand's working
+    open and the day's series."""
+    page = TablePage(browser, server.url, viewport=SIZES["small-phone"])
+    page.open()
+    page.tap("new-match")
+    page.fill("target", "20")
+    page.wait_contains("rules-summary", "to 20")
+    page.tap("start-match")
+    page.wait_text("board-count", "0")
+    for tile in ("5-5", "0-5"):
+        lay(page, tile, None)
+    page.tap("tile-0-0")  # Ann reaches 20: the picker goes with the game
+    page.wait_contains("game-result", "won game 1")
+    page.tap("next-game")
+    page.wait_text("turn", "Bob to set")
+    page.tap("show-sheet")
+    page.tap("sheet-hand-1")
+    page.wait_for("sheet-working-1")
+    settle_frame(page)
+    path = out / "sheet-small-phone-series.png"
+    page.screenshot(path)
+    page.close()
+    return path
 
 
 def main() -> None:

@@ -9,17 +9,23 @@ from typing import Any
 
 import pytest
 
-from tests.browser import CHROMIUM, AppServer, TablePage, sel
+from tests.browser import CHROMIUM, DESKTOP, AppServer, TablePage, sel
 
-from .app_hands import GO_OUT_HAND
+from .app_hands import GO_OUT_HAND, JAQUES_SCORING_GO_OUT
 from .test_browser import block_four, chromium, lay, start  # noqa: F401 - the module's browser fixture
-from .test_phone import SMALL, off_screen
+from .test_phone import SMALL, off_screen, open_new
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"needs Debian's chromium at {CHROMIUM}"),
 ]
 KEY_DELAY = 60  # ms between keystrokes, a quick thumb
+# The layout items are checked at the issue's three sizes: the small phone, a common phone and a desktop.
+SIZES = [
+    pytest.param(SMALL, id="360x640"),
+    pytest.param({"width": 390, "height": 664}, id="390x664"),
+    pytest.param(DESKTOP, id="1280x800"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -34,9 +40,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
     app.stop()
 
 
-def small_page(chromium: Any, server: AppServer) -> TablePage:  # noqa: F811
-    """A fresh 360x640 page on the home screen."""
-    page = TablePage(chromium, server.url, viewport=SMALL)
+def small_page(chromium: Any, server: AppServer, viewport: dict[str, int] = SMALL) -> TablePage:  # noqa: F811
+    """A fresh page on the home screen, 360x640 unless told."""
+    page = TablePage(chromium, server.url, viewport=viewport)
     page.open()
     return page
 
@@ -93,10 +99,16 @@ def box(page: TablePage, identifier: str) -> dict[str, float] | None:
     return found
 
 
+@pytest.mark.parametrize("viewport", SIZES)
 @pytest.mark.parametrize("players", [3, 4])
-def test_three_and_four_score_cards_show_whole_numbers(chromium: Any, server: AppServer, players: int) -> None:  # noqa: F811
-    """Item 4: at 360 px each side's "needs 250" ends before the next card (or the screen's edge) begins."""
-    page = small_page(chromium, server)
+def test_three_and_four_score_cards_show_whole_numbers(
+    chromium: Any,  # noqa: F811
+    server: AppServer,
+    players: int,
+    viewport: dict[str, int],
+) -> None:
+    """Item 4: at 360 px (and wider) each side's "needs 250" ends before the next card (or the screen's edge)."""
+    page = small_page(chromium, server, viewport)
     page.tap("new-match")
     page.tap(f"players-{players}")
     page.wait_contains("rules-summary", f"{players} players")
@@ -108,7 +120,7 @@ def test_three_and_four_score_cards_show_whole_numbers(chromium: Any, server: Ap
         )
     page.tap("start-match")
     page.wait_text("board-count", "0")
-    width = SMALL["width"]
+    width = viewport["width"]
     for side in range(players):
         page.wait_text(f"needs-{side}", "needs 250")
         needs, score = box(page, f"needs-{side}"), box(page, f"score-{side}")
@@ -128,9 +140,10 @@ def in_view(page: TablePage, identifier: str) -> None:
     assert off_screen(page, [identifier]) == [], identifier
 
 
-def test_refusals_are_shown_where_the_tap_was(chromium: Any, server: AppServer) -> None:  # noqa: F811
+@pytest.mark.parametrize("viewport", SIZES)
+def test_refusals_are_shown_where_the_tap_was(chromium: Any, server: AppServer, viewport: dict[str, int]) -> None:  # noqa: F811
     """Item 7: the renege panel's and Start's refusals appear inside the viewport, by the button tapped."""
-    page = small_page(chromium, server)
+    page = small_page(chromium, server, viewport)
     start(page, players=3)
     lay(page, "6-6")
     page.tap("renege")  # a swipe down, in the details
@@ -140,7 +153,7 @@ def test_refusals_are_shown_where_the_tap_was(chromium: Any, server: AppServer) 
     in_view(page, "confirm-renege")
     page.close()
     # A long New match form: the refusal of two names alike is by Start, not at the top.
-    page = small_page(chromium, server)
+    page = small_page(chromium, server, viewport)
     page.tap("new-match")
     page.tap("players-4")
     page.wait_for("name-3")
@@ -152,15 +165,17 @@ def test_refusals_are_shown_where_the_tap_was(chromium: Any, server: AppServer) 
     page.close()
 
 
-def test_the_next_tap_is_never_below_the_fold(chromium: Any, server: AppServer) -> None:  # noqa: F811
+@pytest.mark.parametrize("viewport", SIZES)
+def test_the_next_tap_is_never_below_the_fold(chromium: Any, server: AppServer, viewport: dict[str, int]) -> None:  # noqa: F811
     """Item 8: after a miscall Draw and Undo, after a winning tile Next game, stay in view; a refusal
-    does not move the picker."""
-    page = small_page(chromium, server)
+    does not move the picker. At 1280x800 nothing scrolls at all: the picker never moves."""
+    page = small_page(chromium, server, viewport)
     page.tap("new-match")
     page.fill("target", "20")
     page.wait_contains("rules-summary", "20")
     page.tap("start-match")
     page.wait_text("board-count", "0")
+    first = box(page, "tile-0-0")
     lay(page, "5-5")
     before = box(page, "tile-0-0")
     page.tap("tile-1-2")  # fits no end: refused
@@ -174,9 +189,34 @@ def test_the_next_tap_is_never_below_the_fold(chromium: Any, server: AppServer) 
     assert box(page, "tile-0-0") == before, "the call panel moved the picker"
     page.tap("call-ok")
     page.wait_for("call-fix", gone=True)
+    if viewport == DESKTOP:
+        # A desktop needs no scrolling: the picker (gone with the game) is where it was before the set.
+        assert box(page, "tile-0-0") == first, "the desktop page scrolled"
+        assert off_screen(page, [f"tile-{a}-{b}" for a in range(7) for b in range(a, 7)]) == []
     lay(page, "0-0")  # Ann reaches 20: the game is won
     page.wait_for("next-game")
     in_view(page, "next-game")
+    page.close()
+
+
+@pytest.mark.parametrize("viewport", SIZES)
+def test_the_muggins_claim_is_in_view_after_the_last_tile(
+    chromium: Any,  # noqa: F811
+    server: AppServer,
+    viewport: dict[str, int],
+) -> None:
+    """Item 8: Ann goes out with a 5 nobody called (Jaques, muggins): Bob's claim is on screen as the page
+    stands, before any scrolling, and takes the 5."""
+    page = open_new(chromium, server, viewport, rules="jaques", muggins="on")
+    for tile in JAQUES_SCORING_GO_OUT:
+        lay(page, tile)
+    page.wait_contains("end-pending", "went out with 0-1")
+    before = page.number("score-1")
+    page.tap("call-none")
+    page.wait_for("muggins-1")
+    in_view(page, "muggins-1")
+    page.tap("muggins-1")
+    page.wait_text("score-1", str(before + 5))
     page.close()
 
 

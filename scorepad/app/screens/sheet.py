@@ -66,38 +66,73 @@ def _race_chart(sheet: Sheet, game: int) -> ft.Control:
 def sheet_screen(
     sheet: Sheet, header: ft.Control, details: ft.Control | None = None, paper: ft.Control | None = None
 ) -> ft.Control:
-    """A table of every hand, and for each game a chart of the race to the target.
+    """Every hand in lines that fit a 360 px phone, and for each game a chart of the race to the target.
 
     ``paper`` (the book's own paper view, ``components.paper``) comes right after the table,
     ``details`` (the match's label and names, ``components.matches``) after that.
     """
-    columns = [
-        ft.DataColumn(label=ft.Text("Hand")),
-        ft.DataColumn(label=ft.Text("Set by")),
-        ft.DataColumn(label=ft.Text("End")),
-    ]
-    columns += [ft.DataColumn(label=ft.Text(name), numeric=True) for name in sheet.sides]
-    # Hands are numbered within their game ("2.1": game 2, hand 1), not across the match.
-    in_game = {row.number: hand_in_game(sheet.rows, row) for row in sheet.rows}
-    rows = [
-        ft.DataRow(
-            cells=[
-                ft.DataCell(ft.Text(f"{row.game}.{in_game[row.number]}")),
-                ft.DataCell(ft.Text(row.setter)),
-                ft.DataCell(ft.Text(row.how)),
-                *[ft.DataCell(ft.Text(f"{row.start[s]} to {row.end[s]}")) for s in range(len(sheet.sides))],
-            ]
-        )
-        for row in sheet.rows
-    ]
-    table = ft.Row([ft.DataTable(columns=columns, rows=rows, column_spacing=16)], scroll=ft.ScrollMode.AUTO)
+    table = ident("score-sheet", ft.Column([_sheet_heading(sheet), *_sheet_rows(sheet)], spacing=0, tight=True))
     series = _series(sheet)
     games = sorted({row.game for row in sheet.rows}) or [1]
     charts = [card(heading(f"Game {g}: the race to {sheet.target}"), _race_chart(sheet, g)) for g in games]
     # The match's label and names come after the sheet: a rename is rare, the sheet is read often.
     extra = [c for c in (paper, details) if c is not None]
-    sheets = [card(heading("Score sheet"), ident("score-sheet", table))] + ([series] if series is not None else [])
+    sheets = [card(heading("Score sheet"), table)] + ([series] if series is not None else [])
     return ft.Column([header, *sheets, *extra, *charts], spacing=12)
+
+
+# The hand's number, then one equal share of the card per side: four sides fit a 360 px phone.
+HAND_WIDTH = 40
+# Room for the row's expand arrow, so the columns of the heading line up with the rows' scores.
+ARROW_WIDTH = 36
+
+
+def _score_cells(first: ft.Control, cells: list[ft.Control]) -> ft.Row:
+    return ft.Row([ft.Container(first, width=HAND_WIDTH), *cells], spacing=4)
+
+
+def _sheet_heading(sheet: Sheet) -> ft.Control:
+    """The sheet's first line: "Hand", then each side's name over its column (``sheet-side-S``)."""
+    names: list[ft.Control] = [
+        ft.Container(
+            ident(
+                f"sheet-side-{s}",
+                ft.Text(name, size=13, weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.RIGHT, max_lines=2),
+            ),
+            expand=1,
+            alignment=ft.Alignment.CENTER_RIGHT,
+        )
+        for s, name in enumerate(sheet.sides)
+    ]
+    line = _score_cells(ft.Text("Hand", size=13, weight=ft.FontWeight.BOLD), names)
+    return ft.Container(line, padding=ft.Padding.only(left=4, right=4 + ARROW_WIDTH, bottom=4))
+
+
+def _sheet_rows(sheet: Sheet) -> list[ft.Control]:
+    """One line a hand (``sheet-hand-N``): its number and each side's score at its end, how it ended under
+    them; a tap opens the working (``sheet-working-N``: who set, each side's score from its start to its end)."""
+    # Hands are numbered within their game ("2.1": game 2, hand 1), not across the match.
+    in_game = {row.number: hand_in_game(sheet.rows, row) for row in sheet.rows}
+    lines: list[ft.Control] = []
+    for row in sheet.rows:
+        scores: list[ft.Control] = [
+            ft.Text(str(row.end[s]), size=14, text_align=ft.TextAlign.RIGHT, expand=1) for s in range(len(sheet.sides))
+        ]
+        working = [f"Set by {row.setter}."] + [
+            f"{name}: {row.start[s]} to {row.end[s]}." for s, name in enumerate(sheet.sides)
+        ]
+        tile = ft.ExpansionTile(
+            title=_score_cells(ft.Text(f"{row.game}.{in_game[row.number]}", size=14), scores),
+            subtitle=ft.Text(row.how, size=12),
+            controls=[ident(f"sheet-working-{row.number}", ft.Text(" ".join(working), size=13))],
+            tile_padding=ft.Padding.only(left=4, right=4),
+            controls_padding=ft.Padding.only(left=4 + HAND_WIDTH, right=4, bottom=8),
+            expanded_alignment=ft.Alignment.CENTER_LEFT,
+            expanded_cross_axis_alignment=ft.CrossAxisAlignment.START,
+            dense=True,
+        )
+        lines.append(ident(f"sheet-hand-{row.number}", tile))
+    return lines
 
 
 def _series(sheet: Sheet) -> ft.Control | None:

@@ -304,8 +304,9 @@ def _header(
     controls: list[ft.Control] = []
     if pad.screen != HOME:
         controls.append(_icon_button("home", ft.Icons.HOME, "Home", act(pad.go_home)))
+    # Two lines fit beside the 48 px icons: "Smartt to 250 · game 1, hand 1" is whole at 360 px, not "h...".
     controls.append(
-        ft.Text(title, size=15, weight=ft.FontWeight.BOLD, expand=True, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)
+        ft.Text(title, size=15, weight=ft.FontWeight.BOLD, expand=True, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)
     )
     if pad.screen == TABLE:
         controls.append(_icon_button("show-sheet", ft.Icons.TABLE_CHART, "Score sheet", act(pad.show_sheet)))
