@@ -223,6 +223,9 @@ async def test_the_desk_page_follows_a_hand_and_acts_by_tapping(store: Store) ->
     await page.type("password", PASSWORD)
     await page.tap("sign-in")
     assert page.exists("codes-back") and not page.exists("table-code-1")
+    # The event's audit, a tap away in a new tab.
+    audit = page.find("desk-audit").content
+    assert audit.url.url == f"/event/{event_id}/audit" and audit.url.target.value == "_blank"  # type: ignore[union-attr]
     await page.tap("codes-back")
     assert page.text("table-code-1").startswith("code 1-")
     holder = Desk(service, event_id)

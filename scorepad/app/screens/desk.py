@@ -18,8 +18,10 @@ from typing import Any
 
 import flet as ft
 
+from scorepad.app.models.audit import audit_route
 from scorepad.app.models.desk import ENTRANT_ACTS, NEEDS_REASON, TABLE_ACTS, Desk, DeskEntrant, DeskTable, Pending
 from scorepad.app.models.links import qr_png
+from scorepad.app.screens.audit import audit_link
 from scorepad.app.screens.common import TOUCH, button, heading, ident, note, tappable, wrap_row
 from scorepad.app.screens.join_panel import QR_SIZE
 
@@ -190,7 +192,9 @@ def _round(
                 ft.FilledTonalButton(content="Table cards (PDF)", icon=ft.Icons.PRINT, on_click=cards, height=TOUCH),
             )
         )
-    rows: list[ft.Control] = [wrap_row(acts)] if acts else []
+    # The event's whole audit, readable by anyone, in a new tab (the desk keeps its place).
+    acts.append(audit_link("desk-audit", "The audit", audit_route(desk.event_id)))
+    rows: list[ft.Control] = [wrap_row(acts)]
     if desk.round_open():
         rows.append(
             _inline(
