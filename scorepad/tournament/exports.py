@@ -50,6 +50,7 @@ STANDINGS_HEADER = (
     "rounds",
     "provisional",
     "working",
+    "withdrawn",
 )
 RESULTS_HEADER = (
     "round",
@@ -84,6 +85,7 @@ def standings_rows(standings: Sequence[Standing]) -> list[list[Any]]:
             s.rounds,
             "yes" if s.provisional else "",
             "; ".join(s.working),
+            f"from round {s.withdrawn_from}" if s.withdrawn_from is not None else "",
         ]
         for s in standings
     ]
@@ -295,7 +297,10 @@ def export_event(
             title = f"{info['name']}: round {view.number} of {info['rounds']}"
         else:
             title = info["name"]
-        short = [["place", "name", *STANDINGS_HEADER[3:10]]] + [[r[0], r[2], *r[3:10]] for r in s_rows]
+        # The last column says "from round N" for a withdrawn entrant: the sheet marks them by name.
+        short = [["place", "name", *STANDINGS_HEADER[3:10]]] + [
+            [r[0], f"{r[2]} (withdrawn)" if r[-1] else r[2], *r[3:10]] for r in s_rows
+        ]
         write_pdf(folder / "event.pdf", title, pairings, short, ", ".join(tiebreak_order(info["game_points"])))
         written.append(folder / "event.pdf")
     if "records" in formats:

@@ -14,12 +14,13 @@ from scorepad.store import Store
 from scorepad.store import tournament_repo as repo
 from scorepad.store.db import session_scope
 from scorepad.store.models import as_utc
-from scorepad.store.tournament_models import TournamentEvent, TournamentForfeit, TournamentTable
+from scorepad.store.tournament_models import TournamentEntrant, TournamentEvent, TournamentForfeit, TournamentTable
 from scorepad.tournament import rows, wording
 from scorepad.tournament.access import Action, Gate
 from scorepad.tournament.errors import AccessDenied, TournamentError
+from scorepad.tournament.inputs import PairingChoice, pairing_choice
 from scorepad.tournament.kinds import Kind
-from scorepad.tournament.pairing import Pairing, PairingInput
+from scorepad.tournament.pairing import Pairing, PairingInput, name_withdrawn
 from scorepad.tournament.results import SideResult, TableResult
 from scorepad.tournament.standings import Standing
 from scorepad.tournament.tally import Tally
@@ -95,6 +96,41 @@ class RoundView:
 
 
 @dataclass(frozen=True)
+class EntrantView:
+    """An entrant as the director and every reply name them: the event's own entrant ``number``, never a row id.
+
+    ``id`` is the database's row, for the service's own use (table views
+    list entrants by it); what a person reads or types is ``number`` or the name.
+    """
+
+    id: int
+    number: int
+    name: str
+    players: tuple[str, ...]
+    club: str | None
+    joined_round: int
+    withdrawn_round: int | None
+
+    @property
+    def words(self) -> str:
+        """ "Ann (entrant 3)": how a reply names the entrant."""
+        return wording.entrant_words(self.name, self.number)
+
+
+def entrant_view(row: TournamentEntrant) -> EntrantView:
+    """A stored entrant as ``EntrantView``."""
+    return EntrantView(
+        id=rows.pk(row),
+        number=row.number,
+        name=row.name,
+        players=tuple(row.players),
+        club=row.club,
+        joined_round=row.joined_round,
+        withdrawn_round=row.withdrawn_round,
+    )
+
+
+@dataclass(frozen=True)
 class AuditLine:
     """One line of the event's audit trail."""
 
@@ -164,7 +200,8 @@ class Views(rows.Desk):
             tables=tuple(table_view(t, event, names, forfeits, results) for t in tables),
             locked=rnd.locked_at is not None,
             fingerprint=rnd.fingerprint,
-            notes=pairing.notes,
+            # A note names the players, never an id (a withdrawn opponent's included).
+            notes=tuple(name_withdrawn(note, names) for note in pairing.notes),
             codes={},
         )
 
@@ -194,12 +231,32 @@ class Views(rows.Desk):
             forfeits = repo.forfeits(session=session, table_ids=[rows.pk(table)])
         return table_view(table, event, names, forfeits, self.tally.table_results([table]))
 
+    def entrants(self, token: str | None, event_id: int) -> list[EntrantView]:
+        """Every entrant of the event, by entrant number (withdrawn ones and late entries included)."""
+        self.gate.require(token, event_id, Action.VIEW)
+        with session_scope(self._engine) as session:
+            rows.event(session, event_id)
+            return [entrant_view(e) for e in repo.entrants(session=session, event_id=event_id)]
+
+    def entrant(self, token: str | None, event_id: int, ref: str | int) -> EntrantView:
+        """One entrant by the event's entrant number or by name. Raises ``TournamentError`` for nobody so called."""
+        self.gate.require(token, event_id, Action.VIEW)
+        with session_scope(self._engine) as session:
+            rows.event(session, event_id)
+            return entrant_view(rows.entrant(session, event_id, ref))
+
     def standings(self, token: str | None, event_id: int, *, through: int | None = None) -> list[Standing]:
         """The standings from confirmed results (through round ``through``, else every round paired)."""
         self.gate.require(token, event_id, Action.VIEW)
         with session_scope(self._engine) as session:
             event = rows.event(session, event_id)
-            return self.tally.standings(session, event, through)
+            return self.tally.standings(session, event, through, shown=True)
+
+    def pairing_choice(self, token: str | None, event_id: int) -> PairingChoice:
+        """How the event pairs and why, before pairing (Auto's choice and late entries; see ``PairingChoice``)."""
+        self.gate.require(token, event_id, Action.VIEW)
+        with session_scope(self._engine) as session:
+            return pairing_choice(session, rows.event(session, event_id))
 
     def event_info(self, token: str | None, event_id: int) -> dict[str, Any]:
         """The event's settings and progress (no secrets)."""

@@ -639,7 +639,10 @@ def test_the_desk_withdraws_forbids_and_repairs_by_hand_with_new_codes(store: St
     assert not desk.repair(" ; ", "lift") and desk.message is not None and "seat order" in desk.message
     # A desk without the director's sign-in is refused by the service itself.
     stranger = Desk(service, event_id)
-    assert not stranger.withdraw("Ann") and stranger.message == "A spectator may not withdraw: only the director may."
+    assert (
+        not stranger.withdraw("Ann")
+        and stranger.message == "A spectator may not withdraw an entrant: only the director may."
+    )
     assert not stranger.repair("Ann,Bob; Cy,Dee", "x") and stranger.message is not None
     assert "only the director" in stranger.message
     assert desk.forbid("1", "Bob", "family"), desk.message

@@ -244,7 +244,8 @@ def standing_words(line: Any, game_points: bool) -> str:
     """One line of the standings as the screens show it."""
     place = f"={line.place}" if line.shared else f"{line.place}"
     figures = f"{line.game_points} gp, " if game_points else ""
-    mark = " (provisional)" if line.provisional else ""
+    # " (withdrawn from round 3)", " (provisional)": the service's marks, the same on every list of standings.
+    mark = line.marks
     return f"{place}. {line.name}: {figures}{line.games_won} won, spread {line.spread:+d}{mark}"
 
 
@@ -476,7 +477,8 @@ class Hall(Board):
         rows = []
         for line in self.standings:
             place = f"={line.place}" if line.shared else str(line.place)
-            name = line.name + (" *" if line.provisional else "")
+            withdrawn = " (withdrawn)" if line.withdrawn else ""
+            name = line.name + withdrawn + (" *" if line.provisional else "")
             figures = (str(line.game_points),) if points else ()
             rows.append(
                 (place, name, *figures, str(line.games_won), f"{line.spread:+d}", str(line.opponents), str(line.rounds))
@@ -548,7 +550,8 @@ class Desk(Board):
             return False
         return self._do(
             lambda: self.service.register(self.token, self.event_id, names, club=club.strip() or None),
-            f"{' & '.join(names)} registered.",
+            # The event's own entrant number: the one the command line and the exports show.
+            lambda entrant: f"{entrant.name} registered as entrant {entrant.number}.",
         )
 
     def entrants(self) -> list[str]:
@@ -558,6 +561,19 @@ class Desk(Board):
             if line.action == "register":
                 out.append(str(line.detail.get("entrant", "")))
         return out
+
+    def pairing_words(self) -> str:
+        """How the event pairs and why, to show before pairing: Auto's choice, and whether late entries can join.
+
+        The service's ``pairing_choice`` in one or two sentences ("Auto
+        chooses a round robin, as the field stands now: 6 entrants and 3
+        rounds fit one round-robin cycle. Nobody can join after round 1 is
+        paired..."); a refusal's sentence when the event cannot be read.
+        """
+        try:
+            return str(self.service.pairing_choice(self.token, self.event_id).why)
+        except (TournamentError, StoreError) as err:
+            return words_of(err)
 
     def pair(self) -> bool:
         """Pair the next round; its codes are kept here to show (they are shown once)."""
@@ -617,7 +633,8 @@ class Desk(Board):
             return False
         return self._do(
             lambda: self.service.forfeit(self.token, self.event_id, table, names, reason=reason),
-            f"Table {table} forfeited by {', '.join(names)}: the others score a forfeit win.",
+            # By name, whether a name or an entrant number was typed.
+            lambda given: f"Table {table} forfeited by {', '.join(given.loser_names)}: the others score a forfeit win.",
         )
 
     def withdraw(self, entrant: str) -> bool:
@@ -683,12 +700,11 @@ class Desk(Board):
         )
 
     def _name_of(self, ref: str) -> str:
-        """An entrant's name from a name or number as typed (the text itself when nobody matches)."""
-        key = ref.strip().casefold()
-        for line in self.standings:
-            if str(line.number) == key or line.name.casefold() == key:
-                return str(line.name)
-        return ref.strip()
+        """An entrant's name from a name or entrant number as typed (the text itself when nobody matches)."""
+        try:
+            return self.service.entrant(self.token, self.event_id, ref).name
+        except (TournamentError, StoreError):
+            return ref.strip()
 
     def working(self) -> list[str]:
         """Each standing's working, under its line."""
@@ -1114,8 +1130,9 @@ class Creation:
     def pairing_help(self) -> str:
         """What the pairing choices mean, in one line."""
         return (
-            f"Auto: a round robin for 2 to {ROUND_ROBIN_MAX} entrants when the rounds fit one cycle, "
-            "Swiss otherwise; tables of three are seated by score bands."
+            f"Auto: a round robin for 2 to {ROUND_ROBIN_MAX} entrants when the rounds fit one cycle and nobody"
+            " is kept apart (nobody joins after round 1), Swiss otherwise (late entries join from the next round);"
+            " tables of three and four are seated by score bands."
         )
 
     def password_words(self) -> str:
