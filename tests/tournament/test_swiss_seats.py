@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from scorepad.tournament import TournamentService
+from scorepad.store import tournament_repo as repo
+from scorepad.store.db import session_scope
+from scorepad.tournament import TournamentService, rounds
 from scorepad.tournament.pairing import PAIRING_VERSION, Contender, PairingInput, pair
 from scorepad.tournament.rounds import paired_by
 
@@ -64,3 +68,24 @@ def test_swiss_seats_do_not_follow_the_databases_ids(service: TournamentService)
     for event in (first, second):
         for number in (1, 2):
             assert service.verify_pairings(None, event, number).ok
+
+
+def test_a_round_paired_by_version_1_still_verifies(
+    service: TournamentService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    event, director = new_event(service, NAMES, rounds=3, pairing="swiss", unit="hands")
+    # Pair round 1 as pairing version 1 did, and store it under that version.
+    monkeypatch.setattr(rounds, "engine_version", lambda: "scorepad old pairing/1 networkx old")
+    monkeypatch.setattr(rounds, "pair", partial(pair, version="1"))
+    monkeypatch.setattr(rounds, "pairing_input", partial(rounds.pairing_input, version="1"))
+    service.pair_round(director, event)
+    monkeypatch.undo()
+    stored = service.verify_pairings(None, event, 1)
+    assert stored.ok and not stored.same_engine
+    assert "paired by scorepad old pairing/1 networkx old" in stored.lines[-1]
+    # Today's version seats these inputs otherwise: only re-running by version 1 verifies the round.
+    with session_scope(service.store.engine) as session:
+        row = repo.round_numbered(session=session, event_id=event, number=1)
+        assert row is not None
+        inputs, fingerprint = PairingInput.from_dict(row.inputs), row.fingerprint
+    assert pair(inputs, "1").fingerprint() == fingerprint != pair(inputs).fingerprint()
