@@ -348,6 +348,8 @@ def _pairings(service: Any, args: argparse.Namespace) -> int:
                             "table": t.number,
                             "bye": t.bye,
                             "names": list(t.names),
+                            # The event's own entrant numbers, in seat order.
+                            "entrants": list(t.numbers),
                             "sides": [list(team) for team in t.teams],
                             "match": t.match_id,
                             "forfeit": None

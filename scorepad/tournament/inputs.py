@@ -159,19 +159,6 @@ class PairingChoice:
     why: str
 
 
-_FORMAT_WORDS = {ROUND_ROBIN: "a round robin", "swiss": "Swiss"}
-
-
-def _late_words(method_name: str) -> str:
-    """What a format does with late entries, in one sentence."""
-    if scheduled(method_name):
-        return (
-            "Nobody can join after round 1 is paired: a round robin's schedule is fixed then"
-            " (an event paired by Swiss takes late entries)."
-        )
-    return "Late entries join from the next round paired."
-
-
 def pairing_choice(session: Session, event: TournamentEvent) -> PairingChoice:
     """How ``event`` pairs and why (see ``PairingChoice``): Auto's choice said before round 1 is paired.
 
@@ -182,18 +169,17 @@ def pairing_choice(session: Session, event: TournamentEvent) -> PairingChoice:
     event_id = rows.pk(event)
     first = repo.round_numbered(session=session, event_id=event_id, number=1)
     if event.pairing in SEATED_BY_KIND:
-        size = Kind(event.kind).table_size
-        why = f"Tables of {size} are seated by score bands. {_late_words(event.pairing)}"
+        why = wording.seated_by_kind(Kind(event.kind).table_size)
         return PairingChoice(event.pairing, auto=False, fixed=True, late_entries=True, why=why)
     if event.pairing != "auto":
-        words = _FORMAT_WORDS.get(event.pairing, event.pairing)
-        why = f"{words[0].upper()}{words[1:]}, as the director chose. {_late_words(event.pairing)}"
-        return PairingChoice(event.pairing, auto=False, fixed=True, late_entries=not scheduled(event.pairing), why=why)
+        schedule = scheduled(event.pairing)
+        why = wording.director_chose(event.pairing, schedule)
+        return PairingChoice(event.pairing, auto=False, fixed=True, late_entries=not schedule, why=why)
     names = rows.names(session, event_id)
     if first is not None:
         stored = PairingInput.from_dict(first.inputs)
         field = [c.id for c in stored.contenders]
-        kept = [(names.get(a, str(a)), names.get(b, str(b))) for a, b in stored.forbidden]
+        kept = [(names[a], names[b]) for a, b in stored.forbidden]
         chosen = stored.method
     else:
         field = [
@@ -203,26 +189,16 @@ def pairing_choice(session: Session, event: TournamentEvent) -> PairingChoice:
         ]
         ids = set(field)
         kept = sorted((names[min(p)], names[max(p)]) for p in rows.forbidden(session, event_id) if p <= ids)
-        chosen = method(session, event, len(field), bool(kept)) if len(field) >= 2 else AUTO_FALLBACK
-    verb = "Auto chose" if first is not None else "Auto chooses"
-    count = wording.counted(len(field), "entrant")
-    rounds = wording.counted(event.rounds, "round")
+        if len(field) < 2:
+            why = wording.auto_undecided(ROUND_ROBIN_MAX)
+            return PairingChoice(AUTO_FALLBACK, auto=True, fixed=False, late_entries=True, why=why)
+        chosen = method(session, event, len(field), bool(kept))
     if chosen == ROUND_ROBIN:
-        reason = f"{count} and {rounds} fit one round-robin cycle"
-    elif len(field) < 2:
-        reason = (
-            f"when round 1 is paired: a round robin for 2 to {ROUND_ROBIN_MAX} entrants whose rounds fit one"
-            " cycle, with nobody kept apart; Swiss otherwise"
-        )
+        reason = wording.round_robin_fits(len(field), event.rounds)
     elif kept:
-        a, b = kept[0]
-        reason = f"{a} and {b} are kept apart, and a round robin makes everyone meet"
+        reason = wording.kept_apart_so_swiss(*kept[0])
     else:
         reason = unsuited(len(field), event.rounds, False) or "it suits the field"
-    words = _FORMAT_WORDS.get(chosen, chosen)
-    if len(field) < 2 and first is None:
-        why = f"Auto chooses {reason}. Late entries join from the next round only under Swiss."
-    else:
-        when = "" if first is not None else ", as the field stands now"
-        why = f"{verb} {words}{when}: {reason}. {_late_words(chosen)}"
-    return PairingChoice(chosen, auto=True, fixed=first is not None, late_entries=not scheduled(chosen), why=why)
+    schedule = scheduled(chosen)
+    why = wording.auto_chose(chosen, reason, fixed=first is not None, schedule=schedule)
+    return PairingChoice(chosen, auto=True, fixed=first is not None, late_entries=not schedule, why=why)

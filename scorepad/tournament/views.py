@@ -58,6 +58,8 @@ class TableView:
     result: TableResult | None
     sides: int = 0
     forfeit: ForfeitView | None = None
+    # The event's own entrant numbers, in seat order (what a person reads or types; ``entrants`` are row ids).
+    numbers: tuple[int, ...] = ()
 
     @property
     def bye(self) -> bool:
@@ -160,8 +162,9 @@ def table_view(
     names: dict[int, str],
     forfeits: dict[int, TournamentForfeit],
     results: dict[int, TableResult],
+    numbers: dict[int, int],
 ) -> TableView:
-    """A table as everyone may see it, from what was read of it (``names`` holds at least its entrants)."""
+    """A table as everyone may see it, from what was read of it (``names``, ``numbers`` hold at least its entrants)."""
     forfeit = forfeits.get(rows.pk(table))
     return TableView(
         number=table.number,
@@ -171,6 +174,7 @@ def table_view(
         result=results.get(rows.pk(table)),
         sides=1 if table.match_id is None else Kind(event.kind).sides,
         forfeit=forfeit_view(forfeit, event, names) if forfeit is not None else None,
+        numbers=tuple(numbers[x] for x in table.entrants),
     )
 
 
@@ -190,14 +194,16 @@ class Views(rows.Desk):
                 raise TournamentError(wording.round_view_missing(number))
             event = rows.event(session, event_id)
             tables = rows.tables(session, rnd)
-            names = rows.names(session, event_id)
+            entrants = repo.entrants(session=session, event_id=event_id)
+            names = {rows.pk(e): e.name for e in entrants}
+            numbers = {rows.pk(e): e.number for e in entrants}
             forfeits = repo.forfeits(session=session, table_ids=[rows.pk(t) for t in tables])
         results = self.tally.table_results(tables)
         pairing = Pairing.from_dict(rnd.computed)
         return RoundView(
             number=rnd.number,
             method=PairingInput.from_dict(rnd.inputs).method,
-            tables=tuple(table_view(t, event, names, forfeits, results) for t in tables),
+            tables=tuple(table_view(t, event, names, forfeits, results, numbers) for t in tables),
             locked=rnd.locked_at is not None,
             fingerprint=rnd.fingerprint,
             # A note names the players, never an id (a withdrawn opponent's included).
@@ -227,9 +233,11 @@ class Views(rows.Desk):
                     raise AccessDenied(wording.ROUND_OVER)
             else:
                 table = rows.table(session, repo.latest_round(session=session, event_id=event_id), number)
-            names = repo.entrant_names(session=session, entrant_ids=table.entrants)
+            labels = repo.entrant_labels(session=session, entrant_ids=table.entrants)
+            names = {x: name for x, (name, _number) in labels.items()}
+            numbers = {x: number for x, (_name, number) in labels.items()}
             forfeits = repo.forfeits(session=session, table_ids=[rows.pk(table)])
-        return table_view(table, event, names, forfeits, self.tally.table_results([table]))
+        return table_view(table, event, names, forfeits, self.tally.table_results([table]), numbers)
 
     def entrants(self, token: str | None, event_id: int) -> list[EntrantView]:
         """Every entrant of the event, by entrant number (withdrawn ones and late entries included)."""

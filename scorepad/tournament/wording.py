@@ -120,6 +120,58 @@ def nobody_called(text: str) -> str:
     return f"nobody called or numbered {text!r} is registered in this event"
 
 
+# -- how an event pairs (Auto's choice), said before pairing -----------------------------------------
+
+# A format in a sentence; the others are named as they are ("threes", "fours").
+FORMAT_WORDS = {"round-robin": "a round robin", "swiss": "Swiss"}
+
+
+def late_entries(schedule: bool) -> str:
+    """What a format does with late entries: none for a schedule drawn at round 1 (a round robin)."""
+    if schedule:
+        return (
+            "Nobody can join after round 1 is paired: a round robin's schedule is fixed then"
+            " (an event paired by Swiss takes late entries)."
+        )
+    return "Late entries join from the next round paired."
+
+
+def seated_by_kind(table_size: int) -> str:
+    """How tables of three or four are paired, whatever the director chose."""
+    return f"Tables of {table_size} are seated by score bands. {late_entries(False)}"
+
+
+def director_chose(method: str, schedule: bool) -> str:
+    """A format the director chose."""
+    words = FORMAT_WORDS.get(method, method)
+    return f"{words[0].upper()}{words[1:]}, as the director chose. {late_entries(schedule)}"
+
+
+def auto_undecided(most: int) -> str:
+    """Auto before anyone can be paired: how it will choose."""
+    return (
+        f"Auto chooses when round 1 is paired: a round robin for 2 to {most} entrants whose rounds fit one"
+        " cycle, with nobody kept apart; Swiss otherwise. Late entries join from the next round only under Swiss."
+    )
+
+
+def round_robin_fits(field: int, rounds: int) -> str:
+    """Why Auto chose a round robin."""
+    return f"{counted(field, 'entrant')} and {counted(rounds, 'round')} fit one round-robin cycle"
+
+
+def kept_apart_so_swiss(first: str, second: str) -> str:
+    """Why a forbidden pair switches Auto to Swiss."""
+    return f"{first} and {second} are kept apart, and a round robin makes everyone meet"
+
+
+def auto_chose(method: str, reason: str, *, fixed: bool, schedule: bool) -> str:
+    """Auto's choice and why: "Auto chooses Swiss, as the field stands now: ..." (``fixed``: round 1 is paired)."""
+    verb = "Auto chose" if fixed else "Auto chooses"
+    when = "" if fixed else ", as the field stands now"
+    return f"{verb} {FORMAT_WORDS.get(method, method)}{when}: {reason}. {late_entries(schedule)}"
+
+
 # -- rounds and pairing ---------------------------------------------------------------------
 
 NO_ROUND = "no round is paired yet"

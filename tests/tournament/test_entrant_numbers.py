@@ -84,6 +84,10 @@ def test_every_command_reads_and_prints_the_events_own_entrant_number(
         capsys, "repair", event, "--table", "1,3", "--table", "2,4", "--table", "5,6", "--reason", "seen", "--db", db
     )
     assert "table 1: Ann v Cy" in repaired and "table 2: Bob v Dee" in repaired and "table 3: Eve v Fay" in repaired
+    tables = json.loads(_ok(capsys, "pairings", event, "--json", "--db", db))["tables"]
+    assert [t["entrants"] for t in tables] == [[1, 3], [2, 4], [5, 6]]
+    with open_store(db) as store:
+        assert TournamentService(store).table_view(None, int(event), 2).numbers == (2, 4)
     # Forfeit and take-back by entrant number, the replies by name.
     forfeited = _ok(capsys, "forfeit", event, "1", "--loser", "3", "--reason", "did not turn up", "--db", db)
     assert forfeited.startswith("table 1: forfeited by Cy (did not turn up);")
