@@ -81,14 +81,14 @@ def entrants(*, session: Session, event_id: int) -> list[TournamentEntrant]:
     )
 
 
-def entrant_names(*, session: Session, entrant_ids: Iterable[int]) -> dict[int, str]:
-    """The names of these entrants, by id."""
+def entrant_labels(*, session: Session, entrant_ids: Iterable[int]) -> dict[int, tuple[str, int]]:
+    """The names and the event's own entrant numbers of these entrants, by id (one query)."""
     rows = session.execute(
-        select(col(TournamentEntrant.id), col(TournamentEntrant.name)).where(
+        select(col(TournamentEntrant.id), col(TournamentEntrant.name), col(TournamentEntrant.number)).where(
             col(TournamentEntrant.id).in_(list(entrant_ids))
         )
     ).all()
-    return {entrant: name for entrant, name in rows}
+    return {entrant: (name, number) for entrant, name, number in rows}
 
 
 def forbidden_pairs(*, session: Session, event_id: int) -> list[TournamentForbidden]:

@@ -80,6 +80,21 @@ class Action(StrEnum):
     VIEW = "view"  # pairings, standings, results, the audit, verify-pairings
 
 
+# What a refusal calls an action whose name is not already words ("a table may not re-pair a round").
+ACTION_WORDS = {
+    Action.REGISTER: "register an entrant",
+    Action.WITHDRAW: "withdraw an entrant",
+    Action.FORBID: "keep two entrants apart",
+    Action.PAIR: "pair a round",
+    Action.REPAIR: "re-pair a round",
+    Action.LOCK: "lock a round",
+    Action.ISSUE: "issue a code",
+    Action.EXPORT: "export the event",
+    Action.FORFEIT: "give a forfeit",
+    Action.CONFIRM: "confirm a hand",
+    Action.VIEW: "view the event",
+}
+
 # The door's caller for each stored role.
 WHO = {Role.DIRECTOR: Who.DIRECTOR, Role.TABLE: Who.TABLE, Role.HALL: Who.HALL, Role.SPECTATOR: Who.SPECTATOR}
 
@@ -232,7 +247,9 @@ class Gate:
     def permit(self, caller: Caller, action: Action) -> Caller:
         """``caller`` if its role may do ``action``; raises ``AccessDenied`` otherwise."""
         if caller.who not in ALLOWED[action]:
-            raise AccessDenied(f"{caller.who.value} may not {action.value}: only the director may")
+            raise AccessDenied(
+                f"{caller.who.value} may not {ACTION_WORDS.get(action, action.value)}: only the director may"
+            )
         return caller
 
     def require(self, token: str | None, event_id: int, action: Action, *, table_id: int | None = None) -> Caller:

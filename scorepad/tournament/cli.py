@@ -36,6 +36,7 @@ from scorepad.tournament.exports import export_event
 from scorepad.tournament.kinds import KINDS
 from scorepad.tournament.service import TournamentService
 from scorepad.tournament.standings import tiebreak_order
+from scorepad.tournament.wording import counted
 
 PASSWORD_ENV = "SCOREPAD_DIRECTOR_PASSWORD"
 DB_HELP = "database URL or SQLite file (default: SCOREPAD_DATABASE_URL, else the app's own file)"
@@ -253,39 +254,47 @@ def _create(service: Any, args: argparse.Namespace) -> int:
         bye_points=args.bye_points,
     )
     _out(str(event))
+    # How the event will pair, said at once (on stderr: stdout stays the event's id, for scripts).
+    sys.stderr.write(printable(f"pairing: {service.pairing_choice(None, event).why}") + "\n")
     return 0
 
 
 def _register(service: Any, args: argparse.Namespace) -> int:
     token = _director(service, args.event)
     entrant = service.register(token, args.event, args.names, club=args.club)
-    _out(f"registered {' & '.join(args.names)} (entrant {entrant})")
+    # The event's own entrant number: the one withdraw, forbid, forfeit and repair read.
+    _out(f"registered {entrant.words}")
     return 0
 
 
 def _withdraw(service: Any, args: argparse.Namespace) -> int:
     token = _director(service, args.event)
     number = service.withdraw(token, args.event, args.entrant)
-    _out(f"{args.entrant} withdrawn from round {number} on")
+    who = service.entrant(token, args.event, args.entrant)
+    _out(f"{who.words} withdrawn from round {number} on")
     return 0
 
 
 def _forbid(service: Any, args: argparse.Namespace) -> int:
     token = _director(service, args.event)
     service.forbid(token, args.event, args.first, args.second, args.reason)
-    _out(f"{args.first} and {args.second} will not be paired together")
+    first, second = (service.entrant(token, args.event, ref) for ref in (args.first, args.second))
+    _out(f"{first.words} and {second.words} will not be paired together")
     return 0
 
 
 def _pair(service: Any, args: argparse.Namespace) -> int:
     token = _director(service, args.event)
-    _print_round(service.pair_round(token, args.event))
+    view = service.pair_round(token, args.event)
+    _print_round(view, service.pairing_choice(token, args.event).why)
     return 0
 
 
-def _print_round(view: Any) -> None:
-    """A round just paired: its tables, seats and codes (shown this once), byes and notes."""
+def _print_round(view: Any, why: str | None = None) -> None:
+    """A round just paired: how it was paired and why, its tables, seats and codes (shown this once), byes, notes."""
     _out(f"round {view.number} ({view.method}), fingerprint {view.fingerprint[:12]}")
+    if why:
+        _out(f"  pairing: {why}")
     for table in view.tables:
         if table.bye:
             _out(f"  bye: {table.names[0]}")
@@ -301,7 +310,7 @@ def _forfeit(service: Any, args: argparse.Namespace) -> int:
     given = service.forfeit(token, args.event, args.table, args.loser, reason=args.reason)
     _out(
         f"table {args.table}: forfeited by {', '.join(given.loser_names)} ({given.reason});"
-        f" the others score a forfeit win of {given.points} game points"
+        f" the others score a forfeit win of {counted(given.points, 'game point')}"
     )
     return 0
 
@@ -358,6 +367,8 @@ def _pairings(service: Any, args: argparse.Namespace) -> int:
                             "table": t.number,
                             "bye": t.bye,
                             "names": list(t.names),
+                            # The event's own entrant numbers, in seat order.
+                            "entrants": list(t.numbers),
                             "sides": [list(team) for team in t.teams],
                             "match": t.match_id,
                             "forfeit": None
@@ -408,15 +419,17 @@ def _verify(service: Any, args: argparse.Namespace) -> int:
 def _standings(service: Any, args: argparse.Namespace) -> int:
     rows = service.standings(None, args.event, through=args.round)
     if args.json:
-        _out(json.dumps([{**s.__dict__, "working": list(s.working)} for s in rows]))
+        # "entrant" is the event's own entrant number (as "number"), never a database id.
+        _out(json.dumps([{**s.__dict__, "entrant": s.number, "working": list(s.working)} for s in rows]))
         return 0
     info = service.event_info(None, args.event)
     _out(f"{info['name']}: tiebreak order {', '.join(tiebreak_order(info['game_points']))}")
     for s in rows:
         place = f"={s.place}" if s.shared else str(s.place)
-        mark = " (provisional)" if s.provisional else ""
+        mark = s.marks
         if info["game_points"]:
-            figures = f"{s.game_points} gp, {s.games_won} won, {s.rubes} Rubes, spread {s.spread}, opp {s.opponents}"
+            rubes = counted(s.rubes, "Rube")
+            figures = f"{s.game_points} gp, {s.games_won} won, {rubes}, spread {s.spread}, opp {s.opponents}"
         else:
             figures = f"{s.games_won} won, spread {s.spread}, opp {s.opponents}"
         _out(f"{place:>4} {s.name}: {figures}{mark}")
@@ -445,7 +458,8 @@ def _audit(service: Any, args: argparse.Namespace) -> int:
 def _confirm(service: Any, args: argparse.Namespace) -> int:
     token = _director(service, args.event)
     hands = service.confirm(token, args.event, args.table, by="director", hand=args.hand, round_number=args.round)
-    _out(f"table {args.table}: hands {', '.join(map(str, hands))} confirmed" if hands else "nothing new to confirm")
+    said = f"hand{'s' if len(hands) > 1 else ''} {', '.join(map(str, hands))}"
+    _out(f"table {args.table}: {said} confirmed" if hands else "nothing new to confirm")
     return 0
 
 

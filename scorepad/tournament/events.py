@@ -18,6 +18,7 @@ from scorepad.tournament.errors import TournamentError
 from scorepad.tournament.inputs import method
 from scorepad.tournament.kinds import KINDS, Kind
 from scorepad.tournament.pairing import CHOSEN, ROUND_ROBIN, kind_format, scheduled
+from scorepad.tournament.views import EntrantView, entrant_view
 
 UNITS = ("games", "hands")
 # What a director may ask for: auto (chosen from the field at round 1) or a format of tables of two sides.
@@ -105,8 +106,10 @@ class Events(rows.Desk):
             )
             return event_id
 
-    def register(self, token: str | None, event_id: int, players: Sequence[str], *, club: str | None = None) -> int:
-        """Register an entrant (one name, or two for a partnership); returns its id.
+    def register(
+        self, token: str | None, event_id: int, players: Sequence[str], *, club: str | None = None
+    ) -> EntrantView:
+        """Register an entrant (one name, or two for a partnership); returns it, with its entrant number.
 
         A late entry (after round 1 is paired) is paired from the next round
         on; a round robin takes none. Raises ``TournamentError``.
@@ -139,7 +142,7 @@ class Events(rows.Desk):
                 joined_round=paired + 1,
                 created_at=utcnow(),
             )
-            entrant_id = repo.add_row(session=session, row=entrant)
+            repo.add_row(session=session, row=entrant)
             rows.audit(
                 session,
                 event_id,
@@ -147,7 +150,7 @@ class Events(rows.Desk):
                 "register",
                 {"entrant": entrant.name, "number": entrant.number, "from_round": entrant.joined_round},
             )
-            return entrant_id
+            return entrant_view(entrant)
 
     def withdraw(self, token: str | None, event_id: int, entrant: str | int) -> int:
         """Withdraw an entrant from the next round to be paired on; returns that round's number.

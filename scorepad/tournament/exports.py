@@ -50,6 +50,7 @@ STANDINGS_HEADER = (
     "rounds",
     "provisional",
     "working",
+    "withdrawn",
 )
 RESULTS_HEADER = (
     "round",
@@ -88,6 +89,7 @@ def standings_rows(standings: Sequence[Standing]) -> list[list[Any]]:
             s.rounds,
             "yes" if s.provisional else "",
             "; ".join(s.working),
+            f"from round {s.withdrawn_from}" if s.withdrawn_from is not None else "",
         ]
         for s in standings
     ]

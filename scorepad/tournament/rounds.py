@@ -8,6 +8,7 @@ table's game becomes an ordinary stored match.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from importlib.metadata import PackageNotFoundError, version
@@ -37,6 +38,12 @@ from scorepad.tournament.views import RoundView, Views
 def engine_version() -> str:
     """What a round's pairing depends on besides its inputs: scorepad, the pairing code, networkx."""
     return f"scorepad {scorepad_version()} pairing/{PAIRING_VERSION} networkx {nx.__version__}"
+
+
+def paired_by(engine: str) -> str:
+    """The pairing version in a round's stored engine version ("... pairing/1 ..."); the current one if none."""
+    found = re.search(r"\bpairing/(\S+)", engine)
+    return found[1] if found else PAIRING_VERSION
 
 
 def scorepad_version() -> str:
@@ -161,16 +168,17 @@ class Rounds(rows.Desk):
             ids: list[tuple[int, ...]] = []
             seen: set[int] = set()
             for seats in tables:
-                row = tuple(rows.pk(rows.entrant(session, event_id, ref)) for ref in seats)
-                if len(row) != size:
-                    raise TournamentError(wording.seats_per_table(size, len(row)))
-                for x in row:
+                listed = [rows.entrant(session, event_id, ref) for ref in seats]
+                if len(listed) != size:
+                    raise TournamentError(wording.seats_per_table(size, len(listed)))
+                for entrant in listed:
+                    x = rows.pk(entrant)
                     if x in seen:
-                        raise TournamentError(wording.LISTED_TWICE)
+                        raise TournamentError(wording.listed_twice(entrant.name))
                     if x not in active:
-                        raise TournamentError(wording.NOT_PLAYING)
+                        raise TournamentError(wording.not_playing(entrant.name, current.number))
                     seen.add(x)
-                ids.append(row)
+                ids.append(tuple(rows.pk(e) for e in listed))
             forbidden = rows.forbidden(session, event_id)
             names = rows.names(session, event_id)
             for row in ids:
@@ -292,9 +300,11 @@ class Rounds(rows.Desk):
             if rnd is None:
                 raise TournamentError(wording.round_not_paired(number))
             stored_inputs = PairingInput.from_dict(rnd.inputs)
-            today = pairing_input(session, event, number, self.tally, method_name=stored_inputs.method)
+            # The round re-runs by the pairing version that paired it (stored in its engine version).
+            version = paired_by(rnd.engine_version)
+            today = pairing_input(session, event, number, self.tally, method_name=stored_inputs.method, version=version)
             seated = [tuple(t.entrants) for t in rows.tables(session, rnd) if t.match_id is not None]
-        again = pair(stored_inputs)
+        again = pair(stored_inputs, version)
         stored = Pairing.from_dict(rnd.computed)
         same_inputs = today == stored_inputs
         same_pairing = again.fingerprint() == rnd.fingerprint

@@ -33,12 +33,13 @@ from scorepad.tournament.corrections import Corrections, Resettlement, read_rema
 from scorepad.tournament.errors import TournamentError
 from scorepad.tournament.events import NAME_MAX, PAIRINGS, UNITS, Events
 from scorepad.tournament.forfeits import Forfeits
+from scorepad.tournament.inputs import PairingChoice
 from scorepad.tournament.pairing import ROUND_ROBIN_MAX
 from scorepad.tournament.rounds import Rounds, Verification, engine_version
 from scorepad.tournament.scoring import Scoring
 from scorepad.tournament.standings import Standing
 from scorepad.tournament.tally import Tally
-from scorepad.tournament.views import AuditLine, ForfeitView, RoundView, TableView, Views
+from scorepad.tournament.views import AuditLine, EntrantView, ForfeitView, RoundView, TableView, Views
 
 # Re-exported: the app and the tests import these from here.
 __all__ = [
@@ -48,7 +49,9 @@ __all__ = [
     "UNITS",
     "AuditEntry",
     "AuditLine",
+    "EntrantView",
     "ForfeitView",
+    "PairingChoice",
     "Resettlement",
     "RoundView",
     "TableView",
@@ -119,8 +122,10 @@ class TournamentService:
             bye_points=bye_points,
         )
 
-    def register(self, token: str | None, event_id: int, players: Sequence[str], *, club: str | None = None) -> int:
-        """Register an entrant; returns its id (see ``Events.register``). Raises ``TournamentError``."""
+    def register(
+        self, token: str | None, event_id: int, players: Sequence[str], *, club: str | None = None
+    ) -> EntrantView:
+        """Register an entrant; returns it with its entrant number (``Events.register``). Raises ``TournamentError``."""
         return self._events.register(token, event_id, players, club=club)
 
     def withdraw(self, token: str | None, event_id: int, entrant: str | int) -> int:
@@ -131,7 +136,23 @@ class TournamentService:
         """Keep two entrants apart (see ``Events.forbid``). Raises ``TournamentError``."""
         self._events.forbid(token, event_id, first, second, reason)
 
+    def entrants(self, token: str | None, event_id: int) -> list[EntrantView]:
+        """Every entrant, by entrant number (see ``Views.entrants``). Raises ``TournamentError``."""
+        return self._views.entrants(token, event_id)
+
+    def entrant(self, token: str | None, event_id: int, ref: str | int) -> EntrantView:
+        """One entrant by entrant number or name (see ``Views.entrant``). Raises ``TournamentError``."""
+        return self._views.entrant(token, event_id, ref)
+
     # -- rounds and pairing (rounds.py) -----------------------------------------------------
+
+    def pairing_choice(self, token: str | None, event_id: int) -> PairingChoice:
+        """How the event pairs and why, to show before pairing (see ``inputs.pairing_choice``).
+
+        Auto's choice with its reason, and whether late entries can join.
+        Raises ``TournamentError``.
+        """
+        return self._views.pairing_choice(token, event_id)
 
     def pair_round(self, token: str | None, event_id: int) -> RoundView:
         """Pair the next round, with its codes (see ``Rounds.pair_round``). Raises ``TournamentError``."""

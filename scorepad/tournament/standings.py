@@ -48,15 +48,18 @@ class Outcome:
     provisional: bool = False
     # A forfeit at the table: "win" (scored as a bye) or "lost" (nothing); None when it was played.
     forfeit: str | None = None
+    # A table with no confirmed hand yet: no meeting, nothing scored.
+    unplayed: bool = False
 
 
 @dataclass(frozen=True)
 class Entry:
-    """An entrant as the standings name them: id, registration number, name."""
+    """An entrant as the standings name them: id, registration number, name, and the round they withdrew from."""
 
     id: int
     number: int
     name: str
+    withdrawn_round: int | None = None
 
 
 @dataclass(frozen=True)
@@ -77,12 +80,27 @@ class Standing:
     rounds: int
     provisional: bool
     working: tuple[str, ...]
+    # Withdrawn (from round ``withdrawn_from`` on): their results stay, and every list of standings marks them.
+    withdrawn: bool = False
+    withdrawn_from: int | None = None
+
+    @property
+    def marks(self) -> str:
+        """What follows the figures of the line in words: " (withdrawn from round 3)", " (provisional)", or ""."""
+        out = ""
+        if self.withdrawn_from is not None:
+            out += f" (withdrawn from round {self.withdrawn_from})"
+        if self.provisional:
+            out += " (provisional)"
+        return out
 
 
 def _how(outcome: Outcome) -> str:
     """What the working says of a round not played at a table: a bye, a forfeit win, a forfeit."""
     if outcome.table is None:
         return " (bye)"
+    if outcome.unplayed:
+        return " (not played yet)"
     return {"win": " (forfeit win)", "lost": " (forfeited)"}.get(outcome.forfeit or "", "")
 
 
@@ -94,6 +112,7 @@ def tiebreak_order(game_points: bool) -> tuple[str, ...]:
 def compute_standings(entries: Sequence[Entry], outcomes: Sequence[Outcome], *, game_points: bool) -> list[Standing]:
     """The standings of ``entries`` from ``outcomes``, best first (see the module's order)."""
     names = {e.id: e.name for e in entries}
+    withdrawn = {e.id: e.withdrawn_round for e in entries}
     mine: dict[int, list[Outcome]] = {e.id: [] for e in entries}
     for outcome in outcomes:
         mine.setdefault(outcome.entrant, []).append(outcome)
@@ -175,6 +194,8 @@ def compute_standings(entries: Sequence[Entry], outcomes: Sequence[Outcome], *, 
                         rounds=len(mine[e.id]),
                         provisional=any(o.provisional for o in mine[e.id]),
                         working=tuple(working[e.id]),
+                        withdrawn=withdrawn[e.id] is not None,
+                        withdrawn_from=withdrawn[e.id],
                     )
                 )
             place += len(same)

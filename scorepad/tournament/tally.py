@@ -89,13 +89,37 @@ class Tally:
                     kept.popitem(last=False)
         return result
 
-    def standings(self, session: Session, event: TournamentEvent, through: int | None) -> list[Standing]:
-        """The standings from confirmed results through round ``through`` (None: every round paired)."""
-        entries = [Entry(rows.pk(e), e.number, e.name) for e in repo.entrants(session=session, event_id=rows.pk(event))]
-        rules = make_ruleset(event.rules, Kind(event.kind).table_size, event.options)
-        return compute_standings(entries, self._outcomes(session, event, through), game_points=rules.game_points)
+    def standings(
+        self,
+        session: Session,
+        event: TournamentEvent,
+        through: int | None,
+        *,
+        shown: bool = False,
+        unplayed_meets: bool = False,
+    ) -> list[Standing]:
+        """The standings from confirmed results through round ``through`` (None: every round paired).
 
-    def _outcomes(self, session: Session, event: TournamentEvent, through: int | None) -> list[Outcome]:
+        ``shown`` (the standings people read): a late entry is listed only
+        from their first round (through round 1, someone who joined in round
+        2 is not in the field yet). ``unplayed_meets``: a table with no
+        confirmed hand counts as a meeting in the opponents' figure, as
+        pairing version 1 read it (kept so its rounds still verify); it is
+        no meeting otherwise.
+        """
+        entrants = repo.entrants(session=session, event_id=rows.pk(event))
+        if shown:
+            last = through if through is not None else rows.rounds_paired(session, rows.pk(event))
+            # Before round 1 is paired, everyone registered is listed (with nothing yet).
+            entrants = [e for e in entrants if e.joined_round <= max(last, 1)]
+        entries = [Entry(rows.pk(e), e.number, e.name, e.withdrawn_round) for e in entrants]
+        rules = make_ruleset(event.rules, Kind(event.kind).table_size, event.options)
+        outcomes = self._outcomes(session, event, through, unplayed_meets=unplayed_meets)
+        return compute_standings(entries, outcomes, game_points=rules.game_points)
+
+    def _outcomes(
+        self, session: Session, event: TournamentEvent, through: int | None, *, unplayed_meets: bool
+    ) -> list[Outcome]:
         """Every entrant's outcome at every table (or bye) of the rounds through ``through``."""
         out: list[Outcome] = []
         bye_games = rows.bye_games(event)
@@ -131,12 +155,16 @@ class Tally:
                     continue
                 result = results[rows.pk(table)]
                 sides = len(result.sides)
+                # Standings count confirmed hands: a table with none confirmed has not met (yet).
+                met = unplayed_meets or result.hands_confirmed > 0
                 for index, entrant in enumerate(table.entrants):
                     # Entrant i plays for side i % sides (four players: seats 0 and 2 against 1 and 3),
                     # and is credited with the side's figures; the opponents are the other sides' entrants.
                     side = index % sides
                     figures = result.sides[side]
-                    against = {x: figures.against[j % sides] for j, x in enumerate(table.entrants) if j % sides != side}
+                    against = {
+                        x: figures.against[j % sides] for j, x in enumerate(table.entrants) if j % sides != side and met
+                    }
                     out.append(
                         Outcome(
                             entrant=entrant,
@@ -149,6 +177,7 @@ class Tally:
                             spread=figures.spread,
                             against=against,
                             provisional=result.hands_played > result.hands_confirmed,
+                            unplayed=not met,
                         )
                     )
         return out

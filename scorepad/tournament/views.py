@@ -14,12 +14,13 @@ from scorepad.store import Store
 from scorepad.store import tournament_repo as repo
 from scorepad.store.db import session_scope
 from scorepad.store.models import as_utc
-from scorepad.store.tournament_models import TournamentEvent, TournamentForfeit, TournamentTable
+from scorepad.store.tournament_models import TournamentEntrant, TournamentEvent, TournamentForfeit, TournamentTable
 from scorepad.tournament import rows, wording
 from scorepad.tournament.access import Action, Gate
 from scorepad.tournament.errors import AccessDenied, TournamentError
+from scorepad.tournament.inputs import PairingChoice, pairing_choice
 from scorepad.tournament.kinds import Kind
-from scorepad.tournament.pairing import Pairing, PairingInput
+from scorepad.tournament.pairing import Pairing, PairingInput, name_withdrawn
 from scorepad.tournament.results import SideResult, TableResult
 from scorepad.tournament.standings import Standing
 from scorepad.tournament.tally import Tally
@@ -57,6 +58,8 @@ class TableView:
     result: TableResult | None
     sides: int = 0
     forfeit: ForfeitView | None = None
+    # The event's own entrant numbers, in seat order (what a person reads or types; ``entrants`` are row ids).
+    numbers: tuple[int, ...] = ()
 
     @property
     def bye(self) -> bool:
@@ -95,6 +98,41 @@ class RoundView:
 
 
 @dataclass(frozen=True)
+class EntrantView:
+    """An entrant as the director and every reply name them: the event's own entrant ``number``, never a row id.
+
+    ``id`` is the database's row, for the service's own use (table views
+    list entrants by it); what a person reads or types is ``number`` or the name.
+    """
+
+    id: int
+    number: int
+    name: str
+    players: tuple[str, ...]
+    club: str | None
+    joined_round: int
+    withdrawn_round: int | None
+
+    @property
+    def words(self) -> str:
+        """ "Ann (entrant 3)": how a reply names the entrant."""
+        return wording.entrant_words(self.name, self.number)
+
+
+def entrant_view(row: TournamentEntrant) -> EntrantView:
+    """A stored entrant as ``EntrantView``."""
+    return EntrantView(
+        id=rows.pk(row),
+        number=row.number,
+        name=row.name,
+        players=tuple(row.players),
+        club=row.club,
+        joined_round=row.joined_round,
+        withdrawn_round=row.withdrawn_round,
+    )
+
+
+@dataclass(frozen=True)
 class AuditLine:
     """One line of the event's audit trail."""
 
@@ -126,8 +164,9 @@ def table_view(
     names: dict[int, str],
     forfeits: dict[int, TournamentForfeit],
     results: dict[int, TableResult],
+    numbers: dict[int, int],
 ) -> TableView:
-    """A table as everyone may see it, from what was read of it (``names`` holds at least its entrants)."""
+    """A table as everyone may see it, from what was read of it (``names``, ``numbers`` hold at least its entrants)."""
     forfeit = forfeits.get(rows.pk(table))
     return TableView(
         number=table.number,
@@ -137,6 +176,7 @@ def table_view(
         result=results.get(rows.pk(table)),
         sides=1 if table.match_id is None else Kind(event.kind).sides,
         forfeit=forfeit_view(forfeit, event, names) if forfeit is not None else None,
+        numbers=tuple(numbers[x] for x in table.entrants),
     )
 
 
@@ -156,17 +196,20 @@ class Views(rows.Desk):
                 raise TournamentError(wording.round_view_missing(number))
             event = rows.event(session, event_id)
             tables = rows.tables(session, rnd)
-            names = rows.names(session, event_id)
+            entrants = repo.entrants(session=session, event_id=event_id)
+            names = {rows.pk(e): e.name for e in entrants}
+            numbers = {rows.pk(e): e.number for e in entrants}
             forfeits = repo.forfeits(session=session, table_ids=[rows.pk(t) for t in tables])
         results = self.tally.table_results(tables)
         pairing = Pairing.from_dict(rnd.computed)
         return RoundView(
             number=rnd.number,
             method=PairingInput.from_dict(rnd.inputs).method,
-            tables=tuple(table_view(t, event, names, forfeits, results) for t in tables),
+            tables=tuple(table_view(t, event, names, forfeits, results, numbers) for t in tables),
             locked=rnd.locked_at is not None,
             fingerprint=rnd.fingerprint,
-            notes=pairing.notes,
+            # A note names the players, never an id (a withdrawn opponent's included).
+            notes=tuple(name_withdrawn(note, names) for note in pairing.notes),
             codes={},
         )
 
@@ -192,16 +235,38 @@ class Views(rows.Desk):
                     raise AccessDenied(wording.ROUND_OVER)
             else:
                 table = rows.table(session, repo.latest_round(session=session, event_id=event_id), number)
-            names = repo.entrant_names(session=session, entrant_ids=table.entrants)
+            labels = repo.entrant_labels(session=session, entrant_ids=table.entrants)
+            names = {x: name for x, (name, _number) in labels.items()}
+            numbers = {x: number for x, (_name, number) in labels.items()}
             forfeits = repo.forfeits(session=session, table_ids=[rows.pk(table)])
-        return table_view(table, event, names, forfeits, self.tally.table_results([table]))
+        return table_view(table, event, names, forfeits, self.tally.table_results([table]), numbers)
+
+    def entrants(self, token: str | None, event_id: int) -> list[EntrantView]:
+        """Every entrant of the event, by entrant number (withdrawn ones and late entries included)."""
+        self.gate.require(token, event_id, Action.VIEW)
+        with session_scope(self._engine) as session:
+            rows.event(session, event_id)
+            return [entrant_view(e) for e in repo.entrants(session=session, event_id=event_id)]
+
+    def entrant(self, token: str | None, event_id: int, ref: str | int) -> EntrantView:
+        """One entrant by the event's entrant number or by name. Raises ``TournamentError`` for nobody so called."""
+        self.gate.require(token, event_id, Action.VIEW)
+        with session_scope(self._engine) as session:
+            rows.event(session, event_id)
+            return entrant_view(rows.entrant(session, event_id, ref))
 
     def standings(self, token: str | None, event_id: int, *, through: int | None = None) -> list[Standing]:
         """The standings from confirmed results (through round ``through``, else every round paired)."""
         self.gate.require(token, event_id, Action.VIEW)
         with session_scope(self._engine) as session:
             event = rows.event(session, event_id)
-            return self.tally.standings(session, event, through)
+            return self.tally.standings(session, event, through, shown=True)
+
+    def pairing_choice(self, token: str | None, event_id: int) -> PairingChoice:
+        """How the event pairs and why, before pairing (Auto's choice and late entries; see ``PairingChoice``)."""
+        self.gate.require(token, event_id, Action.VIEW)
+        with session_scope(self._engine) as session:
+            return pairing_choice(session, rows.event(session, event_id))
 
     def event_info(self, token: str | None, event_id: int) -> dict[str, Any]:
         """The event's settings and progress (no secrets)."""

@@ -27,6 +27,22 @@ FORBID_WHY = "say why the two may not meet (family, same club...)"
 FORBID_TWO = "a forbidden pair needs two different entrants"
 
 
+def counted(count: int, one: str, many: str | None = None) -> str:
+    """ "1 game", "2 games": a count with its noun in the right number (``many`` for an irregular plural)."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def listed(items: Sequence[object]) -> str:
+    """ "1", "1 and 2", "1, 2 and 3": items in words."""
+    words = [str(x) for x in items]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def entrant_words(name: str, number: int) -> str:
+    """An entrant as a reply names them: "Ann (entrant 3)", by the event's own entrant number."""
+    return f"{name} (entrant {number})"
+
+
 def either_or(choices: Sequence[str]) -> str:
     """ "a, b or c": the choices in words."""
     return f"{', '.join(choices[:-1])} or {choices[-1]}"
@@ -78,8 +94,11 @@ def already_registered(name: str) -> str:
 
 
 def schedule_fixed(names: Sequence[str]) -> str:
-    """A late entry in a round robin."""
-    return f"{' & '.join(names)} cannot join: a round robin's schedule is fixed once round 1 is paired"
+    """A late entry in a round robin (an event that takes late entries is paired by Swiss)."""
+    return (
+        f"{' & '.join(names)} cannot join: a round robin's schedule is fixed once round 1 is paired;"
+        " an event paired by Swiss takes late entries"
+    )
 
 
 def already_withdrawn(name: str, from_round: int) -> str:
@@ -102,14 +121,64 @@ def nobody_called(text: str) -> str:
     return f"nobody called or numbered {text!r} is registered in this event"
 
 
+# -- how an event pairs (Auto's choice), said before pairing -----------------------------------------
+
+# A format in a sentence; the others are named as they are ("threes", "fours").
+FORMAT_WORDS = {"round-robin": "a round robin", "swiss": "Swiss"}
+
+
+def late_entries(schedule: bool) -> str:
+    """What a format does with late entries: none for a schedule drawn at round 1 (a round robin)."""
+    if schedule:
+        return (
+            "Nobody can join after round 1 is paired: a round robin's schedule is fixed then"
+            " (an event paired by Swiss takes late entries)."
+        )
+    return "Late entries join from the next round paired."
+
+
+def seated_by_kind(table_size: int) -> str:
+    """How tables of three or four are paired, whatever the director chose."""
+    return f"Tables of {table_size} are seated by score bands. {late_entries(False)}"
+
+
+def director_chose(method: str, schedule: bool) -> str:
+    """A format the director chose."""
+    words = FORMAT_WORDS.get(method, method)
+    return f"{words[0].upper()}{words[1:]}, as the director chose. {late_entries(schedule)}"
+
+
+def auto_undecided(most: int) -> str:
+    """Auto before anyone can be paired: how it will choose."""
+    return (
+        f"Auto chooses when round 1 is paired: a round robin for 2 to {most} entrants whose rounds fit one"
+        " cycle, with nobody kept apart; Swiss otherwise. Late entries join from the next round only under Swiss."
+    )
+
+
+def round_robin_fits(field: int, rounds: int) -> str:
+    """Why Auto chose a round robin."""
+    return f"{counted(field, 'entrant')} and {counted(rounds, 'round')} fit one round-robin cycle"
+
+
+def kept_apart_so_swiss(first: str, second: str) -> str:
+    """Why a forbidden pair switches Auto to Swiss."""
+    return f"{first} and {second} are kept apart, and a round robin makes everyone meet"
+
+
+def auto_chose(method: str, reason: str, *, fixed: bool, schedule: bool) -> str:
+    """Auto's choice and why: "Auto chooses Swiss, as the field stands now: ..." (``fixed``: round 1 is paired)."""
+    verb = "Auto chose" if fixed else "Auto chooses"
+    when = "" if fixed else ", as the field stands now"
+    return f"{verb} {FORMAT_WORDS.get(method, method)}{when}: {reason}. {late_entries(schedule)}"
+
+
 # -- rounds and pairing ---------------------------------------------------------------------
 
 NO_ROUND = "no round is paired yet"
 ROUND_GONE = "that round no longer exists"
 NOTHING_TO_REPAIR = "there is no round in play to re-pair"
 REPAIR_WHY = "a manual re-pairing needs a reason for the audit"
-LISTED_TWICE = "an entrant is listed at two tables"
-NOT_PLAYING = "a listed entrant is not playing this round"
 NOTHING_TO_LOCK = "there is no round in play to lock"
 REOPEN_WHY = "reopening a round needs a reason for the audit"
 UNSAVED_ROW = "a tournament row was used before it was saved"
@@ -117,7 +186,17 @@ UNSAVED_ROW = "a tournament row was used before it was saved"
 
 def all_paired(rounds: int) -> str:
     """Every round of the event is paired."""
-    return f"all {rounds} rounds of this event are paired"
+    return "the one round of this event is paired" if rounds == 1 else f"all {rounds} rounds of this event are paired"
+
+
+def listed_twice(name: str) -> str:
+    """A re-pairing that seats one entrant at two tables."""
+    return f"{name} is listed at two tables; seat each entrant once"
+
+
+def not_playing(name: str, number: int) -> str:
+    """A re-pairing that seats an entrant who does not play round ``number`` (withdrawn, or joining later)."""
+    return f"{name} does not play round {number} (withdrawn, or joining later); seat only this round's entrants"
 
 
 def lock_first(previous: int, number: int) -> str:
@@ -142,10 +221,8 @@ def may_not_meet(first: str, second: str, why: str) -> str:
 
 def tables_unfinished(waiting: Sequence[int]) -> str:
     """A lock while tables play or wait for confirmation."""
-    return (
-        "tables " + ", ".join(map(str, waiting)) + " have not finished and confirmed their play;"
-        " give a reason to lock the round anyway"
-    )
+    tables = f"table {waiting[0]} has" if len(waiting) == 1 else f"tables {listed(waiting)} have"
+    return f"{tables} not finished and confirmed their play; give a reason to lock the round anyway"
 
 
 def locked_meanwhile(number: int) -> str:
@@ -238,7 +315,7 @@ def waits_for_confirmation(hand: int) -> str:
 
 def round_played(per_round: int, unit: str) -> str:
     """A hand started after the round's games or hands."""
-    return f"this table has played its {per_round} {unit} for the round"
+    return f"this table has played its {counted(per_round, unit.rstrip('s'))} for the round"
 
 
 def locked_for(number: int, what: str) -> str:

@@ -243,3 +243,20 @@ async def test_the_desk_page_follows_a_hand_and_acts_by_tapping(store: Store) ->
     await page.tap("correct")
     assert page.text("message").startswith("Table 1 corrected (")
     assert not page.exists("correct-reason"), "the form closes once done"
+
+
+@pytest.mark.asyncio
+async def test_before_pairing_the_desk_says_which_method_auto_chose_and_why(store: Store) -> None:
+    service = TournamentService(store)
+    event_id = service.create_event(name="Open", password=PASSWORD, rounds=3, seed="desk")
+    token = service.login_director(event_id, PASSWORD)
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        service.register(token, event_id, [name])
+    page = await Wired(store, route=f"/event/{event_id}/director", width=360, height=640).open()
+    await page.type("password", PASSWORD)
+    await page.tap("sign-in")
+    said = page.text("pairing-choice")
+    assert said == service.pairing_choice(token, event_id).why
+    assert said.startswith("Auto chooses a round robin") and "Nobody can join after round 1" in said
+    await page.tap("pair")
+    assert not page.exists("pairing-choice"), "once paired, the round's tables take its place"

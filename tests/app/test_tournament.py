@@ -645,7 +645,10 @@ def test_the_desk_withdraws_forbids_and_repairs_by_hand_with_new_codes(store: St
     assert not desk.repair(" ; ", "lift") and desk.message is not None and "seat order" in desk.message
     # A desk without the director's sign-in is refused by the service itself.
     stranger = Desk(service, event_id)
-    assert not stranger.withdraw("Ann") and stranger.message == "A spectator may not withdraw: only the director may."
+    assert (
+        not stranger.withdraw("Ann")
+        and stranger.message == "A spectator may not withdraw an entrant: only the director may."
+    )
     assert not stranger.repair("Ann,Bob; Cy,Dee", "x") and stranger.message is not None
     assert "only the director" in stranger.message
     assert desk.forbid("1", "Bob", "family"), desk.message
@@ -733,3 +736,25 @@ def test_the_desk_settles_a_hand_again_and_the_table_confirms_it_again(store: St
     assert device.confirm(table.state, 1), device.message
     desk.load()
     assert not desk.tables()[0].provisional
+
+
+def test_the_desk_names_entrants_by_number_and_says_autos_choice_before_pairing(store: Store) -> None:
+    # Issue 18 §1-2: the reply names the player with the event's own entrant number; the page can say
+    # which format Auto chooses, and that a round robin takes no late entry, before the round is paired.
+    service = TournamentService(store)
+    event_id = service.create_event(name="Words", password=PASSWORD, rounds=3, seed="w", unit="hands")
+    desk = Desk(service, event_id)
+    assert desk.sign_in(PASSWORD), desk.message
+    for number, name in enumerate(("Ann", "Bob", "Cy", "Dee"), 1):
+        assert desk.register(name), desk.message
+        assert desk.message == f"{name} registered as entrant {number}."
+    assert desk.pairing_words().startswith("Auto chooses a round robin, as the field stands now: 4 entrants")
+    assert "Nobody can join after round 1 is paired" in desk.pairing_words()
+    assert desk.forbid("1", "2", "family"), desk.message
+    assert desk.pairing_words().startswith("Auto chooses Swiss, as the field stands now: Ann and Bob are kept apart")
+    assert desk.pair(), desk.message
+    table = next(t for t in desk.tables() if not t.bye)
+    loser = service.round_view(None, event_id).tables[table.number - 1]
+    number = service.entrant(None, event_id, loser.names[0]).number
+    assert desk.forfeit(table.number, str(number), "did not turn up"), desk.message
+    assert desk.message == f"Table {table.number} forfeited by {loser.names[0]}: the others score a forfeit win."

@@ -97,7 +97,8 @@ def test_a_director_scripts_an_event_from_create_to_export(
     before = json.loads(_ok(capsys, "standings", event, "--json", "--db", db))
     assert sum(s["provisional"] for s in before) == 2 and sum(s["games_won"] for s in before) == 1  # the bye's
     confirmed = _ok(capsys, "confirm", event, "1", "--db", db)
-    assert confirmed.strip() == f"table 1: hands {', '.join(str(n) for n in range(1, len(hands) + 1))} confirmed"
+    said = "hand 1" if len(hands) == 1 else f"hands {', '.join(str(n) for n in range(1, len(hands) + 1))}"
+    assert confirmed.strip() == f"table 1: {said} confirmed"
     standings = json.loads(_ok(capsys, "standings", event, "--json", "--db", db))
     assert standings[0]["games_won"] == 1 and standings[0]["game_points"] > 0 and not standings[0]["provisional"]
     assert "nothing new to confirm" in _ok(capsys, "confirm", event, "1", "--db", db)

@@ -133,7 +133,7 @@ def test_a_forfeit_scores_as_a_bye_is_audited_and_closes_the_table(service: Tour
     assert {p.name for p in written} == {"standings.csv", "results.csv", "event.xlsx", "event.pdf"}
     assert load_workbook(tmp_path / "event.xlsx")["Results"]["M1"].value == "forfeit"
     # A forfeited table is not waited for; table 2 is.
-    with pytest.raises(TournamentError, match="tables 2 have not finished"):
+    with pytest.raises(TournamentError, match="table 2 has not finished"):
         service.lock_round(director, event)
     service.lock_round(director, event, reason="table 2 abandoned")
     with pytest.raises(TournamentError, match="locked"):

@@ -390,8 +390,20 @@ class Desk(Board):
             return False
         return self._do(
             lambda: self.service.register(self.token, self.event_id, names, club=club.strip() or None),
-            f"{' & '.join(names)} registered.",
+            # The event's own entrant number: the one the command line and the exports show.
+            lambda entrant: f"{entrant.name} registered as entrant {entrant.number}.",
         )
+
+    def pairing_words(self) -> str:
+        """How the event pairs and why, to show before pairing: Auto's choice, and whether late entries can join.
+
+        The service's ``pairing_choice`` in one or two sentences; a refusal's
+        sentence when the event cannot be read.
+        """
+        try:
+            return str(self.service.pairing_choice(self.token, self.event_id).why)
+        except (TournamentError, StoreError) as err:
+            return words_of(err)
 
     def pair(self) -> bool:
         """Pair the next round; its codes are kept here to show (they are shown once)."""
@@ -587,12 +599,11 @@ class Desk(Board):
         )
 
     def _name_of(self, ref: str) -> str:
-        """An entrant's name from a name or number as typed (the text itself when nobody matches)."""
-        key = ref.strip().casefold()
-        for line in self.standings:
-            if str(line.number) == key or line.name.casefold() == key:
-                return str(line.name)
-        return ref.strip()
+        """An entrant's name from a name or entrant number as typed (the text itself when nobody matches)."""
+        try:
+            return self.service.entrant(self.token, self.event_id, ref).name
+        except (TournamentError, StoreError):
+            return ref.strip()
 
 
 def signed_in_desk(creation: Creation) -> Desk:

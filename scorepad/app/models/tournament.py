@@ -279,7 +279,8 @@ def standing_words(line: Any, game_points: bool) -> str:
     """One line of the standings as the screens show it."""
     place = f"={line.place}" if line.shared else f"{line.place}"
     figures = f"{line.game_points} gp, " if game_points else ""
-    mark = " (provisional)" if line.provisional else ""
+    # " (withdrawn from round 3)", " (provisional)": the service's marks, the same on every list of standings.
+    mark = line.marks
     return f"{place}. {line.name}: {figures}{line.games_won} won, spread {line.spread:+d}{mark}"
 
 
@@ -511,7 +512,8 @@ class Hall(Board):
         rows = []
         for line in self.standings:
             place = f"={line.place}" if line.shared else str(line.place)
-            name = line.name + (" *" if line.provisional else "")
+            withdrawn = " (withdrawn)" if line.withdrawn else ""
+            name = line.name + withdrawn + (" *" if line.provisional else "")
             figures = (str(line.game_points),) if points else ()
             rows.append(
                 (place, name, *figures, str(line.games_won), f"{line.spread:+d}", str(line.opponents), str(line.rounds))
@@ -943,8 +945,9 @@ class Creation:
     def pairing_help(self) -> str:
         """What the pairing choices mean, in one line."""
         return (
-            f"Auto: a round robin for 2 to {ROUND_ROBIN_MAX} entrants when the rounds fit one cycle, "
-            "Swiss otherwise; tables of three are seated by score bands."
+            f"Auto: a round robin for 2 to {ROUND_ROBIN_MAX} entrants when the rounds fit one cycle and nobody"
+            " is kept apart (nobody joins after round 1), Swiss otherwise (late entries join from the next round);"
+            " tables of three and four are seated by score bands."
         )
 
     def password_words(self) -> str:

@@ -195,6 +195,9 @@ def _round(
     # The event's whole audit, readable by anyone, in a new tab (the desk keeps its place).
     acts.append(audit_link("desk-audit", "The audit", audit_route(desk.event_id)))
     rows: list[ft.Control] = [wrap_row(acts)]
+    if desk.round is None or desk.round.locked:
+        # Before pairing: which method Auto (or the director) chose, and whether late entries can join.
+        rows.append(note(desk.pairing_words(), identifier="pairing-choice", size=13))
     if desk.round_open():
         rows.append(
             _inline(

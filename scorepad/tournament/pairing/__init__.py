@@ -29,7 +29,17 @@ from scorepad.tournament.pairing.registry import (
     pair,
     scheduled,
 )
-from scorepad.tournament.pairing.round_robin import ROUND_ROBIN, ROUND_ROBIN_MAX, berger_round, draw_roster, round_robin
+from scorepad.tournament.pairing.round_robin import (
+    ROUND_ROBIN,
+    ROUND_ROBIN_MAX,
+    berger_round,
+    cycle_length,
+    draw_roster,
+    name_withdrawn,
+    round_robin,
+    unsuited,
+    withdrawn_note,
+)
 from scorepad.tournament.pairing.seating import improve_by_swaps, score_bands
 from scorepad.tournament.pairing.swiss import SWISS, swiss
 from scorepad.tournament.pairing.threes import THREES, threes
@@ -52,14 +62,18 @@ __all__ = [
     "PairingInput",
     "auto_format",
     "berger_round",
+    "cycle_length",
     "draw_roster",
     "fours",
     "improve_by_swaps",
     "kind_format",
+    "name_withdrawn",
     "pair",
     "round_robin",
     "scheduled",
     "score_bands",
     "swiss",
     "threes",
+    "unsuited",
+    "withdrawn_note",
 ]

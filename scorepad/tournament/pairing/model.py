@@ -15,8 +15,10 @@ from typing import Any
 from scorepad.tournament.errors import PairingError
 from scorepad.tournament.kinds import Kind
 
-# Bump whenever a change here could pair the same input differently.
-PAIRING_VERSION = "1"
+# Bump whenever a change here could pair the same input differently (the registry keeps the earlier
+# behaviour for rounds paired by it). 2: Swiss seats drawn in rank order, not in the order of the
+# database's ids; an unplayed table is no meeting in the standing a round is paired from.
+PAIRING_VERSION = "2"
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,16 @@ here. Everything stays a pure function of the ``PairingInput``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from scorepad.tournament.errors import PairingError
 from scorepad.tournament.kinds import Kind
 from scorepad.tournament.pairing.fours import FORMAT as FOURS_FORMAT
-from scorepad.tournament.pairing.model import Pairing, PairingFormat, PairingInput
+from scorepad.tournament.pairing.model import PAIRING_VERSION, Pairing, PairingFormat, PairingInput
 from scorepad.tournament.pairing.round_robin import FORMAT as ROUND_ROBIN_FORMAT
 from scorepad.tournament.pairing.swiss import FORMAT as SWISS_FORMAT
-from scorepad.tournament.pairing.swiss import SWISS
+from scorepad.tournament.pairing.swiss import SWISS, swiss
 from scorepad.tournament.pairing.threes import FORMAT as THREES_FORMAT
 
 # Every format by name, in the order forms and messages list them.
@@ -28,12 +31,20 @@ SEATED_BY_KIND = tuple(f.name for f in FORMATS.values() if f.kind is not None)
 AUTO_FALLBACK = SWISS
 
 
-def pair(inp: PairingInput) -> Pairing:
-    """The round ``inp`` describes, by its method's format. Raises ``PairingError``."""
+# Formats as an earlier ``PAIRING_VERSION`` paired them, by (version, format): a round paired by one
+# re-runs by it (``verify-pairings``), so a later change never alters an old round's verification.
+_EARLIER: dict[tuple[str, str], Callable[[PairingInput], Pairing]] = {
+    # Version 1 drew Swiss seats in the matching's order, which follows the database's ids.
+    ("1", SWISS): partial(swiss, seats_by_rank=False),
+}
+
+
+def pair(inp: PairingInput, version: str = PAIRING_VERSION) -> Pairing:
+    """The round ``inp`` describes, by its method's format as pairing ``version`` paired it. Raises ``PairingError``."""
     chosen = FORMATS.get(inp.method)
     if chosen is None:
         raise PairingError(f"unknown pairing method {inp.method!r}; the methods are " + ", ".join(METHODS))
-    return chosen.pair(inp)
+    return _EARLIER.get((version, chosen.name), chosen.pair)(inp)
 
 
 def kind_format(kind: Kind) -> str | None:

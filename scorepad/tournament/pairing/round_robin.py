@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 
 from scorepad.tournament.errors import PairingError
 from scorepad.tournament.pairing.model import Pairing, PairingFormat, PairingInput
@@ -77,23 +78,74 @@ def round_robin(inp: PairingInput) -> Pairing:
             tables.append(tuple(seated))
         elif len(seated) == 1:
             byes.append(seated[0])
-            if None not in ids:
-                gone = next(i for i in ids if i != seated[0])
-                notes.append(f"{names[seated[0]]} has a bye: their opponent {gone} has withdrawn")
+            gone = [i for i in ids if i is not None and i != seated[0]]
+            if len(gone) == 1:
+                notes.append(withdrawn_note(names[seated[0]], gone[0]))
     return Pairing(tuple(tables), tuple(byes), tuple(notes))
 
 
+# The note of a bye whose scheduled opponent has withdrawn. The pairing knows the absent one only by
+# their id (they are no contender), so the note keeps it and ``name_withdrawn`` puts the name in
+# where the round is shown: the notes are explanation, kept out of the fingerprint.
+_WITHDRAWN_NOTE = "{bye} has a bye: their opponent {gone} has withdrawn"
+_WITHDRAWN = re.compile(r"(?P<bye>.*) has a bye: their opponent (?P<gone>\d+) has withdrawn")
+
+
+def withdrawn_note(bye: str, gone: int) -> str:
+    """The note of ``bye``'s bye: their scheduled opponent (entrant id ``gone``) has withdrawn."""
+    return _WITHDRAWN_NOTE.format(bye=bye, gone=gone)
+
+
+def name_withdrawn(note: str, names: Mapping[int, str]) -> str:
+    """A note as shown: the withdrawn opponent by name ("their opponent Bob has withdrawn"), never an id."""
+    found = _WITHDRAWN.fullmatch(note)
+    if found is None:
+        return note
+    gone = int(found["gone"])
+    return _WITHDRAWN_NOTE.format(bye=found["bye"], gone=names.get(gone, "in the schedule"))
+
+
 def draw_roster(ids: Sequence[int], seed: str) -> tuple[int, ...]:
-    """The pairing numbers of a round robin: a draw of lots, reproducible from ``seed``."""
-    order = sorted(ids)
+    """The pairing numbers of a round robin: a draw of lots over ``ids``, reproducible from ``seed``.
+
+    ``ids`` come in entrant-number order (the standing before round 1):
+    the draw then depends on the event's own numbers, not on the database's
+    ids (in one database the two orders are the same: both count up).
+    """
+    order = list(ids)
     random.Random(f"roster:{seed}").shuffle(order)
     return tuple(order)
 
 
+def cycle_length(field: int) -> int:
+    """The rounds of one cycle of a round robin of ``field`` entrants (an odd field plays a dummy: one more)."""
+    return field - 1 if field % 2 == 0 else field
+
+
+def unsuited(field: int, rounds: int, forbidden: bool) -> str | None:
+    """Why ``auto`` does not pair such a field by round robin, in words; None when it does.
+
+    A round robin suits 2 to ``ROUND_ROBIN_MAX`` entrants whose rounds fit
+    one cycle, with no pair kept apart (a round robin makes everyone meet).
+    """
+    if field < 2:
+        return "a round robin needs at least two entrants"
+    if field > ROUND_ROBIN_MAX:
+        return f"{field} entrants are more than a round robin's {ROUND_ROBIN_MAX}"
+    cycle = cycle_length(field)
+    if rounds > cycle:
+        return (
+            f"{rounds} rounds are more than one round-robin cycle of {field} entrants"
+            f" ({cycle} round{'' if cycle == 1 else 's'})"
+        )
+    if forbidden:
+        return "two entrants are kept apart, and a round robin makes everyone meet"
+    return None
+
+
 def suits(field: int, rounds: int, forbidden: bool) -> bool:
     """Whether ``auto`` pairs a field by round robin: 2 to 10 entrants, the rounds in one cycle, no forbidden pair."""
-    cycle = field - 1 if field % 2 == 0 else field
-    return 2 <= field <= ROUND_ROBIN_MAX and rounds <= cycle and not forbidden
+    return unsuited(field, rounds, forbidden) is None
 
 
 FORMAT = PairingFormat(ROUND_ROBIN, round_robin, schedule=True, suits=suits)

@@ -16,7 +16,7 @@ SWISS = "swiss"
 _BYE = -1
 
 
-def swiss(inp: PairingInput) -> Pairing:
+def swiss(inp: PairingInput, *, seats_by_rank: bool = True) -> Pairing:
     """A Swiss round on ``score`` by maximum-weight matching (networkx), everyone seated.
 
     The weight of a pairing is ordered, most important first (each level
@@ -30,8 +30,13 @@ def swiss(inp: PairingInput) -> Pairing:
     4. close scores: the squared difference of the two scores, smallest;
     5. a draw of lots from the seed, so that equal choices are reproducible.
 
-    A forbidden pair is never an edge. Raises ``PairingError`` when nobody
-    can take the bye or the forbidden pairs leave someone without a table.
+    A forbidden pair is never an edge. Each table's seats are then drawn
+    from the seed, table by table in the order of the better rank at each,
+    so the seats depend only on the input. ``seats_by_rank`` False is
+    pairing version 1's order (the matching's own, which follows the
+    database's ids), kept so that rounds paired by it still verify. Raises
+    ``PairingError`` when nobody can take the bye or the forbidden pairs
+    leave someone without a table.
     """
     people = sorted(inp.contenders, key=lambda c: c.rank)
     if len(people) < 2:
@@ -86,7 +91,11 @@ def swiss(inp: PairingInput) -> Pairing:
     tables: list[tuple[int, ...]] = []
     byes: list[int] = []
     notes: list[str] = []
-    for a, b in matching:
+    found = list(matching)
+    if seats_by_rank:
+        # The matching is a set of pairs of ids: its order follows the ids' hashes, not the input.
+        found.sort(key=lambda pair_: min(by_id[x].rank if x != _BYE else n + 1 for x in pair_))
+    for a, b in found:
         if _BYE in (a, b):
             byes.append(b if a == _BYE else a)
             continue
