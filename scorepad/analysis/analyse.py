@@ -11,6 +11,7 @@ from scorepad.analysis.probe import sniff_sides_covered
 from scorepad.analysis.reneges import hand_reneges
 from scorepad.analysis.sayings import bell_lead, bell_words, is_episcopal, moonfaced_sides, safety_saying, say
 from scorepad.analysis.values import Comment, HandAnalysis, MatchAnalysis, Placing, PlayReview, Saying, Word
+from scorepad.gc_pause import cyclic_gc_paused
 from scorepad.rules import Draw, HandState, Layout, MatchState, Muggins, Pass, Play, full_set, parse_tile
 from scorepad.rules.hand import IN_PROGRESS, OUT, WON, score_of
 from scorepad.rules.presets import Topic
@@ -24,6 +25,11 @@ def analyse_match(match: MatchState) -> MatchAnalysis:
 
     Never changes the match. Raises nothing for a match the engine built.
     """
+    with cyclic_gc_paused():  # tens of values for each event, none in a cycle: see scorepad.gc_pause
+        return _analyse_match(match)
+
+
+def _analyse_match(match: MatchState) -> MatchAnalysis:
     hands = []
     ringing = False
     for hand in match.hands:

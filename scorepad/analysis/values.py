@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, is_dataclass
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any
+
+from scorepad.gc_pause import cyclic_gc_paused
 
 
 class Verdict(StrEnum):
@@ -191,6 +194,10 @@ class MatchAnalysis:
 
     def to_dict(self) -> dict[str, Any]:
         """The analysis as plain JSON data (``scorepad analyse --json``)."""
+        with cyclic_gc_paused():  # a dict for each value, none in a cycle: see scorepad.gc_pause
+            return self._to_dict()
+
+    def _to_dict(self) -> dict[str, Any]:
         out = plain(self)
         assert isinstance(out, dict)
         for hand, data in zip(self.hands, out["hands"], strict=True):
@@ -203,15 +210,25 @@ def plain(value: object) -> object:
     """``value`` as plain data: each dataclass a dict of its fields, each tuple a list, the rest as it is.
 
     What ``dataclasses.asdict`` gives, without its deep copy of every leaf (the values are frozen).
+    An analysis holds about thirty values for each event, most of them strings and
+    numbers, so a leaf is passed through where it is met, without a call of its own.
     """
     if isinstance(value, tuple):
-        return [plain(v) for v in value]
-    names = _FIELDS.get(type(value))
-    if names is None:
+        return [v if type(v) in _LEAVES else plain(v) for v in value]
+    kind = type(value)
+    getter = _GETTERS.get(kind)
+    if getter is None:
         if not is_dataclass(value):
+            _LEAVES.add(kind)  # an enum or another plain value: JSON takes it as it is
             return value
-        names = _FIELDS[type(value)] = tuple(f.name for f in fields(value))
-    return {name: plain(getattr(value, name)) for name in names}
+        names = tuple(f.name for f in fields(value))
+        getter = _GETTERS[kind] = (names, attrgetter(*names))
+    names, get = getter
+    values = get(value) if len(names) > 1 else (get(value),)
+    return dict(zip(names, [v if type(v) in _LEAVES else plain(v) for v in values], strict=True))
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
+# The types ``plain`` passes through as they are (enums are added as they are met).
+_LEAVES: set[type] = {str, int, float, bool, type(None)}
+# Each dataclass's field names and a getter of their values, made on first use.
+_GETTERS: dict[type, tuple[tuple[str, ...], attrgetter[Any]]] = {}

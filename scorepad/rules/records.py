@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from scorepad.gc_pause import cyclic_gc_paused
 from scorepad.rules.errors import IllegalEventError, IllegalRecordError, RecordFormatError
 from scorepad.rules.events import Event, event_from_dict
 from scorepad.rules.hand import BLOCKED, IN_PROGRESS, OUT
@@ -119,6 +120,11 @@ def replay(record: Record) -> MatchState:
     Raises IllegalRecordError, naming the hand and event, at the first thing
     the rules refuse.
     """
+    with cyclic_gc_paused():  # thousands of events of acyclic objects: see scorepad.gc_pause
+        return _replay(record)
+
+
+def _replay(record: Record) -> MatchState:
     match = MatchState(record.rules, list(record.players))
     for number, hand_record in enumerate(record.hands, 1):
         prev = match.current
@@ -158,6 +164,11 @@ def replay(record: Record) -> MatchState:
 
 def report(match: MatchState) -> dict[str, Any]:
     """The referee's ``--json`` object for a match (records.md §6)."""
+    with cyclic_gc_paused():  # a dict for every event, none in a cycle: see scorepad.gc_pause
+        return _report(match)
+
+
+def _report(match: MatchState) -> dict[str, Any]:
     hands = []
     for hand in match.hands:
         hands.append(
