@@ -159,7 +159,7 @@ class Layout:
     # -- playing ---------------------------------------------------------------
 
     def place(self, tile: tuple[int, int], at: str | None = None, *, stands: bool = False) -> Placement:
-        """Lay ``tile`` (as written) at ``at`` and return the placement.
+        """Lay ``tile`` (as written) at ``at`` and return the placement (``lay``: only where it went).
 
         The first tile is the set; ``tile`` is then read left-right. With
         ``stands`` the tile was coupled to an open end it does not match and the
@@ -170,6 +170,18 @@ class Layout:
         it is the set, ``at`` is not open, or the tile does fit ``at``; the
         layout is unchanged.
         """
+        return Placement._make(self._lay(tile, at, stands))
+
+    def lay(self, tile: tuple[int, int], at: str | None = None, *, stands: bool = False) -> str:
+        """Lay ``tile`` as ``place`` does and return only where it went (``set``, ``left``, ...).
+
+        The hand's own path: a replay lays every tile and needs only its position,
+        so no ``Placement`` is built for it.
+        """
+        return self._lay(tile, at, stands)[1]
+
+    def _lay(self, tile: tuple[int, int], at: str | None, stands: bool) -> _Placed:
+        """``place``'s work: the placement as a plain tuple."""
         a, b = tile
         if self.set_tile is None:
             if stands:
@@ -202,7 +214,7 @@ class Layout:
             )
         return self._couple(tile, at, value, b if a == value else a)
 
-    def _lay_stood(self, tile: tuple[int, int], at: str | None) -> Placement:
+    def _lay_stood(self, tile: tuple[int, int], at: str | None) -> _Placed:
         """An illegal coupling that stood (records.md §4): first value against the end, second outward."""
         a, b = tile
         ends = self._ends
@@ -266,7 +278,7 @@ class Layout:
             count += self.sniff_value * (2 if uncovered > 2 else uncovered)
         return count, here, bare
 
-    def _couple(self, tile: tuple[int, int], at: str, inner: int, outer: int) -> Placement:
+    def _couple(self, tile: tuple[int, int], at: str, inner: int, outer: int) -> _Placed:
         """Lay ``tile`` at the open end ``at`` with ``inner`` against it and ``outer`` facing out."""
         a, b = tile
         ends = self._ends
@@ -291,9 +303,9 @@ class Layout:
         if self.sniff_value is not None and "up" not in ends and self._short_ends_open():
             # The short ends open now (Smartt §6: once both long sides are covered).
             ends["up"] = ends["down"] = self.sniff_value
-        return Placement._make(placed)
+        return placed
 
-    def _lay_set(self, tile: tuple[int, int]) -> Placement:
+    def _lay_set(self, tile: tuple[int, int]) -> _Placed:
         a, b = tile
         self.set_tile = (a, b)
         double = a == b
@@ -308,7 +320,7 @@ class Layout:
         if self._short_ends_open():
             # Jaques 'How to play' step 2: the four sides may be developed in any order.
             self._ends["up"] = self._ends["down"] = a
-        return Placement._make(placed)
+        return placed
 
     # -- internals ---------------------------------------------------------------
 
