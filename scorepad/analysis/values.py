@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, is_dataclass
 from enum import StrEnum
-from operator import attrgetter
 from typing import Any
 
 from scorepad.gc_pause import cyclic_gc_paused
@@ -216,19 +215,20 @@ def plain(value: object) -> object:
     if isinstance(value, tuple):
         return [v if type(v) in _LEAVES else plain(v) for v in value]
     kind = type(value)
-    getter = _GETTERS.get(kind)
-    if getter is None:
+    names = _FIELDS.get(kind)
+    if names is None:
         if not is_dataclass(value):
             _LEAVES.add(kind)  # an enum or another plain value: JSON takes it as it is
             return value
-        names = tuple(f.name for f in fields(value))
-        getter = _GETTERS[kind] = (names, attrgetter(*names))
-    names, get = getter
-    values = get(value) if len(names) > 1 else (get(value),)
-    return dict(zip(names, [v if type(v) in _LEAVES else plain(v) for v in values], strict=True))
+        names = _FIELDS[kind] = tuple(f.name for f in fields(value))
+    out = {}
+    for name in names:
+        field = getattr(value, name)
+        out[name] = field if type(field) in _LEAVES else plain(field)
+    return out
 
 
 # The types ``plain`` passes through as they are (enums are added as they are met).
 _LEAVES: set[type] = {str, int, float, bool, type(None)}
-# Each dataclass's field names and a getter of their values, made on first use.
-_GETTERS: dict[type, tuple[tuple[str, ...], attrgetter[Any]]] = {}
+# Each dataclass's field names, read on first use.
+_FIELDS: dict[type, tuple[str, ...]] = {}
