@@ -56,6 +56,9 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
     stood: list[Comment] = []
     sayings: list[Saying] = []
     scores = list(hand.scores_before)
+    # The bell is asked again only when a score changed (the answer is the same for the same
+    # scores); the first event asks it of the scores the hand starts from.
+    scored = True
     # Each seat's side, the seat included: asked after every play (what the side holds).
     side_seats = [rules.seats_of(rules.side_of(s)) for s in range(rules.players)]
     events, outcomes = hand.events, hand.outcomes
@@ -117,12 +120,16 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
                     sayings.append(found)
             if outcome["score"]:
                 scores[rules.side_of(seat)] += outcome["score"]
+                scored = True
         elif isinstance(event, (Draw, Pass)) and seat is not None:
             ends_at[index] = tuple(layout.open_ends().items())
         elif isinstance(event, Muggins) and seat is not None:
             scores[rules.side_of(seat)] += outcome["score"]
-        ringing, rang = _bell(match, number, index + 1, scores, ringing)
-        sayings.extend(rang)
+            scored = True
+        if scored:
+            ringing, rang = _bell(match, number, index + 1, scores, ringing)
+            sayings.extend(rang)
+            scored = False
     if hand.how != IN_PROGRESS and not hand.needs_settlement:
         ringing, rang = _bell(match, number, 0, hand.scores_after, ringing)
         sayings.extend(rang)
