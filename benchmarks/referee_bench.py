@@ -5,9 +5,12 @@ timed turn about on the same record (made by ``scorepad simulate --record``):
 the referee of this checkout, the referee of a baseline commit (``--baseline``,
 by default the commit before issue 20's work; its tree is extracted with
 ``git archive`` into a temporary folder and run on the same interpreter), and
-the analysis of this checkout. Printed: the best wall time of each, the
-baseline's time over this referee's (target: 1.5x or more) and the analysis's
-over the referee's (target: 2x or less).
+the analysis of this checkout. Printed: the best wall time and the best CPU
+time (user and system, of the process alone) of each, the baseline's time over
+this referee's (target: 1.5x or more) and the analysis's over the referee's
+(target: 2x or less), by wall time and by CPU time. On a loaded machine the
+wall time of a process includes the time it waited for a core; its CPU time
+does not, so the CPU ratios are the steadier ones.
 
     uv run python benchmarks/referee_bench.py [--hands 3000] [--repeat 5] [--baseline bb641aa]
 """
@@ -16,6 +19,8 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
+import resource
 import subprocess
 import sys
 import tarfile
@@ -32,14 +37,19 @@ def command(*args: str) -> list[str]:
     return [sys.executable, "-c", RUN, *args]
 
 
-def wall(cmd: list[str], source: Path) -> float:
-    """Seconds one process takes, start to exit (its output thrown away); exits on a failure."""
+def wall(cmd: list[str], source: Path) -> tuple[float, float]:
+    """Seconds one process takes, start to exit, and the CPU seconds it used (its output thrown away).
+
+    Exits on a failure.
+    """
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(cmd, cwd=source, env={"PYTHONPATH": str(source)}, capture_output=True)
     seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(cmd[3:])} failed: {done.stderr.decode()[:300]}")
-    return seconds
+    return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def extract(revision: str, folder: Path) -> Path:
@@ -71,15 +81,23 @@ def main() -> None:
             "start-up only (python -c pass)": ([sys.executable, "-c", "pass"], ROOT),
         }
         best = dict.fromkeys(runs, float("inf"))
+        cpu = dict.fromkeys(runs, float("inf"))
         for _ in range(args.repeat):
             for name, (cmd, source) in runs.items():
-                best[name] = min(best[name], wall(cmd, source))
-    print(f"{args.rules} {args.players}p, {args.hands} hands, best of {args.repeat} whole processes:")
+                seconds, used = wall(cmd, source)
+                best[name], cpu[name] = min(best[name], seconds), min(cpu[name], used)
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"{args.rules} {args.players}p, {args.hands} hands, best of {args.repeat} whole processes (load {load}):")
+    print(f"  {'':<34}{'wall':>8}{'CPU':>10}")
     for name, seconds in best.items():
-        print(f"  {name:<34}{seconds:>8.3f} s")
-    referee, before = best["referee (this checkout)"], best[f"referee ({args.baseline})"]
-    print(f"referee: {before / referee:.2f}x faster than {args.baseline} (target 1.5x or more)")
-    print(f"analyse: {best['analyse (this checkout)'] / referee:.2f}x the referee (target 2x or less)")
+        print(f"  {name:<34}{seconds:>8.3f}{cpu[name]:>8.3f} s")
+    for label, figures in (("wall", best), ("CPU", cpu)):
+        referee, before = figures["referee (this checkout)"], figures[f"referee ({args.baseline})"]
+        analyse = figures["analyse (this checkout)"]
+        print(
+            f"by {label} time: referee {before / referee:.2f}x faster than {args.baseline} (target 1.5x or more),"
+            f" analyse {analyse / referee:.2f}x the referee (target 2x or less)"
+        )
 
 
 if __name__ == "__main__":

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from scorepad.printable import printable
-from scorepad.rules import IllegalRecordError, RecordFormatError, load_record, replay, report
+from scorepad.rules import IllegalRecordError, RecordFormatError, load_record, replay, report_text
 from scorepad.rules.match import MatchState
 from scorepad.rules.narrate import hand_lines, scores_line
 from scorepad.rules.records import MAX_RECORD_BYTES, too_large
@@ -77,7 +76,7 @@ def run_referee(path: str, *, as_json: bool) -> int:
     except RecordFileError as err:
         return _fail(err.message, err.status)
     if as_json:
-        sys.stdout.write(json.dumps(report(match)) + "\n")
+        sys.stdout.write(report_text(match) + "\n")
     else:
         sys.stdout.write("".join(printable(line) + "\n" for line in account_lines(match)))
     return 0

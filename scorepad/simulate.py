@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from scorepad.gc_pause import cyclic_gc_paused
 from scorepad.rules import Draw, MatchState, Muggins, Pass, Play, make_ruleset
+from scorepad.rules.events import POSITIONS
 from scorepad.rules.hand import BLOCKED, IN_PROGRESS, OUT, HandState
 from scorepad.rules.tiles import full_set
 
@@ -21,6 +22,10 @@ FIX_RATE = 0.4  # how often a miscall is corrected before the next tile
 CLAIM_RATE = 0.5  # how often an opponent notices a missed score under muggins
 CALLS = (0, 5, 10, 15, 20)
 TILE_TEXT = {(a, b): f"{a}-{b}" for a in range(10) for b in range(10)}
+# Plays without a call, one per tile and end, made once: an event is a frozen value, so the
+# same play laid in two hands can be the same object (the record reader shares them alike),
+# and building a frozen dataclass field by field is a good part of a play's cost.
+PLAIN_PLAYS = {(tile, at): Play(text, at=at) for tile, text in TILE_TEXT.items() for at in POSITIONS}
 
 
 @dataclass
@@ -134,10 +139,11 @@ def _play_hand(
                 continue
         tile, pos = rng.choice(moves)
         hand_tiles.remove(tile)
-        call, fix = None, False
         if rng.random() < MISCALL_RATE:
             call, fix = rng.choice(CALLS), rng.random() < FIX_RATE
-        hand.apply(Play(TILE_TEXT[tile], at=pos, call=call, fix=fix))
+            hand.apply(Play(TILE_TEXT[tile], at=pos, call=call, fix=fix))
+        else:
+            hand.apply(PLAIN_PLAYS[tile, pos])
         if hand.claim_open and rng.random() < CLAIM_RATE:
             opponents = [s for s in range(rules.players) if rules.side_of(s) != rules.side_of(seat)]
             hand.apply(Muggins(rng.choice(opponents)))

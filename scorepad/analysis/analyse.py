@@ -11,6 +11,7 @@ from scorepad.analysis.probe import sniff_sides_covered
 from scorepad.analysis.reneges import hand_reneges
 from scorepad.analysis.sayings import bell_lead, bell_words, is_episcopal, moonfaced_sides, safety_saying, say
 from scorepad.analysis.values import Comment, HandAnalysis, MatchAnalysis, Placing, PlayReview, Saying, Word
+from scorepad.gc_pause import cyclic_gc_paused
 from scorepad.rules import Draw, HandState, Layout, MatchState, Muggins, Pass, Play, full_set, parse_tile
 from scorepad.rules.hand import IN_PROGRESS, OUT, WON, score_of
 from scorepad.rules.presets import Topic
@@ -24,6 +25,11 @@ def analyse_match(match: MatchState) -> MatchAnalysis:
 
     Never changes the match. Raises nothing for a match the engine built.
     """
+    with cyclic_gc_paused():  # tens of values for each event, none in a cycle: see scorepad.gc_pause
+        return _analyse_match(match)
+
+
+def _analyse_match(match: MatchState) -> MatchAnalysis:
     hands = []
     ringing = False
     for hand in match.hands:
@@ -50,6 +56,11 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
     stood: list[Comment] = []
     sayings: list[Saying] = []
     scores = list(hand.scores_before)
+    # The bell is asked again only when a score changed (the answer is the same for the same
+    # scores); the first event asks it of the scores the hand starts from.
+    scored = True
+    # Each seat's side, the seat included: asked after every play (what the side holds).
+    side_seats = [rules.seats_of(rules.side_of(s)) for s in range(rules.players)]
     events, outcomes = hand.events, hand.outcomes
     last_play = max((i for i, e in enumerate(events) if isinstance(e, Play)), default=-1)
     for index, (event, outcome) in enumerate(zip(events, outcomes, strict=True)):
@@ -61,7 +72,8 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
             prior = layout.board_count
             after_draw = index > 0 and outcomes[index - 1]["event"] == "draw" and outcomes[index - 1]["player"] == seat
             covered_before = sniff_sides_covered(layout)
-            held = [] if after_draw else [r.tile for r in know.held(seat, index)]
+            rack = [r.tile for r in know.held(seat, index)]
+            held = [] if after_draw else rack
             skip = (tile, at)
             others = placings(layout, [tile], skip=skip) if not event.stands else []
             others += placings(layout, [t for t in held if t != tile])
@@ -69,7 +81,7 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
             trial_before = layout.copy() if layout.set_tile is not None and score_of(prior) else None
             if event.stands:
                 stood.append(_stood(match, number, index, seat, event.tile, at, layout.open_ends()[at], outcome))
-            layout.place(written, None if at == "set" else at, stands=event.stands)
+            layout.lay(written, None if at == "set" else at, stands=event.stands)
             on_table.add(tile)
             unplayed.discard(tile)
             for value in set(tile):
@@ -80,8 +92,8 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
             ends_hand = index == last_play and hand.how in (OUT, WON)
             own: set[tuple[int, int]] = set()
             if not ends_hand:
-                for mate in rules.seats_of(rules.side_of(seat)):
-                    own.update(r.tile for r in know.held(mate, index))
+                for mate in side_seats[seat]:
+                    own.update(rack if mate == seat else (r.tile for r in know.held(mate, index)))
                 left = safety(layout, unplayed, own, rules.max_pip)
             else:
                 left = None
@@ -108,12 +120,16 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
                     sayings.append(found)
             if outcome["score"]:
                 scores[rules.side_of(seat)] += outcome["score"]
-        elif isinstance(event, Draw | Pass) and seat is not None:
+                scored = True
+        elif isinstance(event, (Draw, Pass)) and seat is not None:
             ends_at[index] = tuple(layout.open_ends().items())
         elif isinstance(event, Muggins) and seat is not None:
             scores[rules.side_of(seat)] += outcome["score"]
-        ringing, rang = _bell(match, number, index + 1, scores, ringing)
-        sayings.extend(rang)
+            scored = True
+        if scored:
+            ringing, rang = _bell(match, number, index + 1, scores, ringing)
+            sayings.extend(rang)
+            scored = False
     if hand.how != IN_PROGRESS and not hand.needs_settlement:
         ringing, rang = _bell(match, number, 0, hand.scores_after, ringing)
         sayings.extend(rang)

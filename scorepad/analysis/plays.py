@@ -1,7 +1,7 @@
 """Each play against the alternatives: other placements, automatics, and what the layout leaves.
 
-Every count here is the engine's: a placement is tried on a copy of the
-layout (``probe``). The tiles considered are the played tile and the tiles
+Every count here is the engine's: a placement is counted by the layout's own
+code without being laid (``Layout.count_if``, ``probe``). The tiles considered are the played tile and the tiles
 the record proves the player held then (``knowledge``). After a draw, only
 the drawn tile may be played (Smartt §8.1; American 'Draw, pass, and block'),
 so the rest of the rack is not an alternative then.
@@ -149,9 +149,7 @@ def safety(
             tile = (value, other) if value <= other else (other, value)
             if tile not in unplayed:
                 continue
-            trial = layout.copy()
-            trial.place(tile, at)
-            if score_of(trial.board_count):
+            if score_of(layout.count_if(tile, at)):
                 if tile not in own:
                     return Safety.OPEN
                 own_scores = True

@@ -1,4 +1,4 @@
-"""Trying a placement on a copy of the layout (``Layout.copy``), so the engine's own board count answers."""
+"""Trying a placement on the layout without laying it (``Layout.count_if``), so the engine's own board count answers."""
 
 from __future__ import annotations
 
@@ -11,9 +11,7 @@ def count_after(layout: Layout, tile: tuple[int, int], at: str | None) -> int:
 
     Raises IllegalEventError when the tile does not fit there.
     """
-    trial = layout.copy()
-    trial.place(tile, at)
-    return trial.board_count
+    return layout.count_if(tile, at)
 
 
 def score_after(layout: Layout, tile: tuple[int, int], at: str | None) -> tuple[int, int]:

@@ -39,8 +39,8 @@ def bell_lead(scores: list[int] | tuple[int, ...]) -> Bell | None:
     §15 says one player is 100 or more ahead, or behind: with any number of
     players, some side is that far ahead of another (and that one as far behind).
     """
-    if len(scores) < 2:
-        return None
+    if len(scores) < 2 or max(scores) - min(scores) < BELL_GAP:
+        return None  # the common case, asked after every event: no bell
     ahead = max(range(len(scores)), key=lambda s: scores[s])
     behind = min(range(len(scores)), key=lambda s: scores[s])
     gap = scores[ahead] - scores[behind]

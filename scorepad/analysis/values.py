@@ -10,6 +10,8 @@ from dataclasses import dataclass, fields, is_dataclass
 from enum import StrEnum
 from typing import Any
 
+from scorepad.gc_pause import cyclic_gc_paused
+
 
 class Verdict(StrEnum):
     """What the record shows about a draw or a pass (Smartt §11.1, §5.1)."""
@@ -191,6 +193,10 @@ class MatchAnalysis:
 
     def to_dict(self) -> dict[str, Any]:
         """The analysis as plain JSON data (``scorepad analyse --json``)."""
+        with cyclic_gc_paused():  # a dict for each value, none in a cycle: see scorepad.gc_pause
+            return self._to_dict()
+
+    def _to_dict(self) -> dict[str, Any]:
         out = plain(self)
         assert isinstance(out, dict)
         for hand, data in zip(self.hands, out["hands"], strict=True):
@@ -203,15 +209,26 @@ def plain(value: object) -> object:
     """``value`` as plain data: each dataclass a dict of its fields, each tuple a list, the rest as it is.
 
     What ``dataclasses.asdict`` gives, without its deep copy of every leaf (the values are frozen).
+    An analysis holds about thirty values for each event, most of them strings and
+    numbers, so a leaf is passed through where it is met, without a call of its own.
     """
     if isinstance(value, tuple):
-        return [plain(v) for v in value]
-    names = _FIELDS.get(type(value))
+        return [v if type(v) in _LEAVES else plain(v) for v in value]
+    kind = type(value)
+    names = _FIELDS.get(kind)
     if names is None:
         if not is_dataclass(value):
+            _LEAVES.add(kind)  # an enum or another plain value: JSON takes it as it is
             return value
-        names = _FIELDS[type(value)] = tuple(f.name for f in fields(value))
-    return {name: plain(getattr(value, name)) for name in names}
+        names = _FIELDS[kind] = tuple(f.name for f in fields(value))
+    out = {}
+    for name in names:
+        field = getattr(value, name)
+        out[name] = field if type(field) in _LEAVES else plain(field)
+    return out
 
 
+# The types ``plain`` passes through as they are (enums are added as they are met).
+_LEAVES: set[type] = {str, int, float, bool, type(None)}
+# Each dataclass's field names, read on first use.
 _FIELDS: dict[type, tuple[str, ...]] = {}

@@ -10,7 +10,7 @@ from scorepad.rules.hand import HandState
 from scorepad.rules.layout import Layout, Placement
 from scorepad.rules.match import GameResult, MatchState, NextSetter
 from scorepad.rules.presets import PRESETS, Preset, find_preset
-from scorepad.rules.records import Record, load_record, parse_record, replay, report
+from scorepad.rules.records import Record, load_record, parse_record, replay, report, report_text
 from scorepad.rules.rulesets import RuleSet, make_ruleset
 from scorepad.rules.settle import Settlement, round5
 from scorepad.rules.tiles import Tile, full_set, parse_tile, tile_name
@@ -53,6 +53,7 @@ __all__ = [
     "parse_tile",
     "replay",
     "report",
+    "report_text",
     "round5",
     "tile_name",
 ]

@@ -298,7 +298,7 @@ class HandState:
             raise IllegalEventError(f"seat {seat} holds no tiles to play")
         layout = self.layout
         is_set = layout.set_tile is None
-        placed = layout.place(tile, ev.at, stands=ev.stands) if ev.stands else layout.place(tile, ev.at)
+        at = layout.lay(tile, ev.at, stands=True) if ev.stands else layout.lay(tile, ev.at)
         # From here on nothing can fail: the play is accepted.
         self.played.add(tile_key)
         held[seat] -= 1
@@ -341,7 +341,7 @@ class HandState:
             "event": "play",
             "player": seat,
             "tile": written,
-            "at": placed.at,
+            "at": at,
             "board_count": board_count,
             "score": recorded,
             "flags": flags,

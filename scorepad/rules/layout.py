@@ -159,7 +159,7 @@ class Layout:
     # -- playing ---------------------------------------------------------------
 
     def place(self, tile: tuple[int, int], at: str | None = None, *, stands: bool = False) -> Placement:
-        """Lay ``tile`` (as written) at ``at`` and return the placement.
+        """Lay ``tile`` (as written) at ``at`` and return the placement (``lay``: only where it went).
 
         The first tile is the set; ``tile`` is then read left-right. With
         ``stands`` the tile was coupled to an open end it does not match and the
@@ -170,6 +170,18 @@ class Layout:
         it is the set, ``at`` is not open, or the tile does fit ``at``; the
         layout is unchanged.
         """
+        return Placement._make(self._lay(tile, at, stands))
+
+    def lay(self, tile: tuple[int, int], at: str | None = None, *, stands: bool = False) -> str:
+        """Lay ``tile`` as ``place`` does and return only where it went (``set``, ``left``, ...).
+
+        The hand's own path: a replay lays every tile and needs only its position,
+        so no ``Placement`` is built for it.
+        """
+        return self._lay(tile, at, stands)[1]
+
+    def _lay(self, tile: tuple[int, int], at: str | None, stands: bool) -> _Placed:
+        """``place``'s work: the placement as a plain tuple."""
         a, b = tile
         if self.set_tile is None:
             if stands:
@@ -202,7 +214,7 @@ class Layout:
             )
         return self._couple(tile, at, value, b if a == value else a)
 
-    def _lay_stood(self, tile: tuple[int, int], at: str | None) -> Placement:
+    def _lay_stood(self, tile: tuple[int, int], at: str | None) -> _Placed:
         """An illegal coupling that stood (records.md §4): first value against the end, second outward."""
         a, b = tile
         ends = self._ends
@@ -219,11 +231,59 @@ class Layout:
             )
         return self._couple(tile, at, a, b)
 
-    def _couple(self, tile: tuple[int, int], at: str, inner: int, outer: int) -> Placement:
+    def count_if(self, tile: tuple[int, int], at: str | None) -> int:
+        """The board count laying ``tile`` at ``at`` would make, the layout unchanged (the analysis's probes).
+
+        A legal coupling is counted by the same code that lays it
+        (``_after``), without copying the layout; the set is tried on a copy.
+        Raises IllegalEventError as ``place`` does.
+        """
+        a, b = tile
+        value = None if at is None else self._ends.get(at)
+        if at is None or value is None or self.set_tile is None or (value != a and value != b):
+            trial = self.copy()
+            trial.place(tile, at)
+            return trial.board_count
+        return self._after(at, b if a == value else a, a == b)[0]
+
+    def _after(self, at: str, outer: int, double: bool) -> tuple[int, int, tuple[str, int] | None]:
+        """What a tile laid at the open end ``at`` with ``outer`` facing out makes, the layout unchanged.
+
+        Returns the board count then, the points the end ``at`` then adds, and
+        the bare side of a double set that becomes an ordinary double end with
+        the points it then adds (None when none). ``_couple`` lays a tile with these figures and ``count_if``
+        reads the count, so a probe and a play always count alike.
+        """
+        points, arms = self._points, self._arms
+        becomes_sniff = double and self.sniff_rule and self.sniff_value is None
+        here = 0 if becomes_sniff else (2 * outer if double else outer)
+        count = points["left"] + points["right"] + points["up"] + points["down"] - points[at] + here
+        sniff_at = at if becomes_sniff else self.sniff_at
+        bare = None
+        assert self.set_tile is not None  # only the set itself is laid before the set
+        set_a, set_b = self.set_tile
+        if set_a == set_b and sniff_at != "set" and (at == "left" or at == "right"):
+            # All Fives: a double set with one side covered is an ordinary double at the other end.
+            other = "right" if at == "left" else "left"
+            if not arms[other]:
+                bare = (other, 2 * set_a)
+                count += 2 * set_a - points[other]
+        if becomes_sniff:
+            # Smartt §6: the first double is the Sniff wherever it falls; laid on an arm,
+            # its near long side is covered, its far long side and both short ends are not.
+            count += 2 * outer
+        elif self.sniff_value is not None:
+            long_open, short_open = self._sniff_open_sides(at)
+            uncovered = long_open + short_open
+            count += self.sniff_value * (2 if uncovered > 2 else uncovered)
+        return count, here, bare
+
+    def _couple(self, tile: tuple[int, int], at: str, inner: int, outer: int) -> _Placed:
         """Lay ``tile`` at the open end ``at`` with ``inner`` against it and ``outer`` facing out."""
         a, b = tile
         ends = self._ends
         double = a == b
+        count, here, bare = self._after(at, outer, double)
         becomes_sniff = double and self.sniff_rule and self.sniff_value is None
         placed = ((a, b) if a <= b else (b, a), at, inner, outer, double, becomes_sniff)
         arm = self._arms[at]
@@ -235,23 +295,17 @@ class Layout:
             self.sniff_index = len(arm)
         arm.append(placed)
         self._placed.append(placed)
-        points = self._points
-        points[at] = 0 if becomes_sniff else (2 * outer if double else outer)
-        assert self.set_tile is not None  # only the set itself is laid before the set
-        set_a, set_b = self.set_tile
-        if set_a == set_b and self.sniff_at != "set" and (at == "left" or at == "right"):
-            # All Fives: a double set with one side covered is an ordinary double at the other end.
-            other = "right" if at == "left" else "left"
-            if not self._arms[other]:
-                points[other] = 2 * set_a
-        self._count = points["left"] + points["right"] + points["up"] + points["down"] + self._sniff_points()
+        self._points[at] = here
+        if bare is not None:
+            self._points[bare[0]] = bare[1]
+        self._count = count
         ends[at] = outer
         if self.sniff_value is not None and "up" not in ends and self._short_ends_open():
             # The short ends open now (Smartt §6: once both long sides are covered).
             ends["up"] = ends["down"] = self.sniff_value
-        return Placement._make(placed)
+        return placed
 
-    def _lay_set(self, tile: tuple[int, int]) -> Placement:
+    def _lay_set(self, tile: tuple[int, int]) -> _Placed:
         a, b = tile
         self.set_tile = (a, b)
         double = a == b
@@ -266,7 +320,7 @@ class Layout:
         if self._short_ends_open():
             # Jaques 'How to play' step 2: the four sides may be developed in any order.
             self._ends["up"] = self._ends["down"] = a
-        return Placement._make(placed)
+        return placed
 
     # -- internals ---------------------------------------------------------------
 
@@ -282,13 +336,24 @@ class Layout:
             return False
         return self._long_sides_covered() or not self.long_sides_first
 
-    def _sniff_open_sides(self) -> tuple[int, int]:
-        """How many of the Sniff's long sides and short ends are still uncovered."""
+    def _sniff_open_sides(self, adding: str | None = None) -> tuple[int, int]:
+        """How many of the Sniff's long sides and short ends are still uncovered.
+
+        With ``adding``, as they would be with one more tile on that arm (``_after``'s probe).
+        """
         arms = self._arms
-        short_open = (not arms["up"]) + (not arms["down"])
+        up, down = len(arms["up"]), len(arms["down"])
+        if adding == "up":
+            up += 1
+        elif adding == "down":
+            down += 1
+        short_open = (not up) + (not down)
         if self.sniff_at == "set":
-            return (not arms["left"]) + (not arms["right"]), short_open
-        far_open = len(arms[self.sniff_at or "left"]) == self.sniff_index + 1
+            left = bool(arms["left"]) or adding == "left"
+            right = bool(arms["right"]) or adding == "right"
+            return (not left) + (not right), short_open
+        far = self.sniff_at or "left"
+        far_open = len(arms[far]) + (adding == far) == self.sniff_index + 1
         return int(far_open), short_open
 
     def _sniff_points(self) -> int:

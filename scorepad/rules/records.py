@@ -8,9 +8,11 @@ IllegalRecordError (exit 1) naming the hand and event.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from scorepad.gc_pause import cyclic_gc_paused
 from scorepad.rules.errors import IllegalEventError, IllegalRecordError, RecordFormatError
 from scorepad.rules.events import Event, event_from_dict
 from scorepad.rules.hand import BLOCKED, IN_PROGRESS, OUT
@@ -119,6 +121,11 @@ def replay(record: Record) -> MatchState:
     Raises IllegalRecordError, naming the hand and event, at the first thing
     the rules refuse.
     """
+    with cyclic_gc_paused():  # thousands of events of acyclic objects: see scorepad.gc_pause
+        return _replay(record)
+
+
+def _replay(record: Record) -> MatchState:
     match = MatchState(record.rules, list(record.players))
     for number, hand_record in enumerate(record.hands, 1):
         prev = match.current
@@ -157,7 +164,23 @@ def replay(record: Record) -> MatchState:
 
 
 def report(match: MatchState) -> dict[str, Any]:
-    """The referee's ``--json`` object for a match (records.md §6)."""
+    """The referee's ``--json`` object for a match (records.md §6), its own data (nothing shared with the match)."""
+    with cyclic_gc_paused():  # a dict for every event, none in a cycle: see scorepad.gc_pause
+        return _report(match, _json_account)
+
+
+def report_text(match: MatchState) -> str:
+    """``report`` as JSON text (``scorepad referee --json``).
+
+    The same text as ``json.dumps(report(match))``, made without copying every
+    event's account: JSON writes the account's tuple of flags as the list
+    ``report`` makes of it, and the text shares nothing with the match.
+    """
+    with cyclic_gc_paused():
+        return json.dumps(_report(match, _as_is))
+
+
+def _report(match: MatchState, account: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
     hands = []
     for hand in match.hands:
         hands.append(
@@ -167,7 +190,7 @@ def report(match: MatchState) -> dict[str, Any]:
                 "setter": hand.setter,
                 "scores_before": list(hand.scores_before),
                 "scores_after": hand.scores_after,
-                "events": [_json_account(outcome) for outcome in hand.outcomes],
+                "events": [account(outcome) for outcome in hand.outcomes],
                 "end": hand.end(),
             }
         )
@@ -179,3 +202,7 @@ def _json_account(outcome: dict[str, Any]) -> dict[str, Any]:
     if "flags" in outcome:
         return {**outcome, "flags": list(outcome["flags"])}
     return dict(outcome)
+
+
+def _as_is(outcome: dict[str, Any]) -> dict[str, Any]:
+    return outcome

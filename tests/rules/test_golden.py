@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.rules import load_record, replay, report
+from scorepad.rules import load_record, replay, report, report_text
+from scorepad.simulate import simulate
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GOLDEN = sorted(p for p in DATA.glob("*.json") if not p.name.endswith(".expected.json"))
@@ -32,6 +33,23 @@ class TestGoldenRecords:
     def test_replay_matches_the_hand_worked_output(self, path: Path):
         expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
         assert json.loads(json.dumps(report(replay(load_record(path.read_text()))))) == expected
+
+
+class TestReportText:
+    """``report_text`` (the command's JSON, made without copying the accounts) is ``report`` written as JSON."""
+
+    @pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
+    def test_same_text_as_the_report(self, path: Path):
+        match = replay(load_record(path.read_text()))
+        before = json.dumps(report(match))
+        assert report_text(match) == before
+        assert json.dumps(report(match)) == before  # and the match's own accounts are unchanged
+
+    @pytest.mark.parametrize("rules", ["smartt", "american", "jaques"])
+    def test_same_text_on_simulated_matches_with_miscalls(self, rules: str):
+        match, _ = simulate(rules, 3, 200, seed=5)
+        assert any(o.get("flags") for h in match.hands for o in h.outcomes)  # flags are written too
+        assert report_text(match) == json.dumps(report(match))
 
 
 class TestThroughTheCommand:
