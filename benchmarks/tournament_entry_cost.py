@@ -81,8 +81,8 @@ class Part:
         )
 
 
-def apply(store: Any, match_id: int, run: TableRun, step: Step, confirm: Callable[[int], None]) -> None:
-    """Make ``step``'s change in the store (``store`` may be a device's guarded store), then in the mirror."""
+def apply(store: Any, match_id: int, run: TableRun, step: Step, confirm: Callable[[int], None], caller: Caller) -> None:
+    """Make ``step``'s change in the store (``store`` may be a device's store) as ``caller``, then in the mirror."""
     if step.write is None:
         hand = run.match.current
         assert hand is not None
@@ -91,12 +91,12 @@ def apply(store: Any, match_id: int, run: TableRun, step: Step, confirm: Callabl
         step.done()
         hand = run.match.current
         assert hand is not None
-        store.start_hand(match_id, hand.setter, caller=Caller.local())
+        store.start_hand(match_id, hand.setter, caller=caller)
         return
     elif step.write == "settle":
-        store.settle(match_id, step.event, caller=Caller.local())
+        store.settle(match_id, step.event, caller=caller)
     else:
-        store.append(match_id, step.event, caller=Caller.local())
+        store.append(match_id, step.event, caller=caller)
     step.done()
 
 
@@ -112,8 +112,10 @@ def fill(db_url: str, event: int, seats: list[Seat], rules: Any, seed: int) -> N
             def confirm(hand: int, seat: Seat = seat) -> None:
                 service.confirm(director, event, seat.number, by="the director", hand=hand)
 
+            # The director scores it: the store's door lets a tournament match be written by its table or its director.
+            caller = service.authorize_match(director, event, seat.match_id)
             while (step := run.next_step()) is not None:
-                apply(store, seat.match_id, run, step, confirm)
+                apply(store, seat.match_id, run, step, confirm, caller)
     finally:
         store.close()
 
@@ -131,6 +133,7 @@ def measure(db_url: str, event: int, seat: Seat, rules: Any, entries: int, seed:
         match_id = device.match_id
         assert match_id is not None
         guarded = device.guarded(store)
+        table_caller = device.caller(view="bench")
         # The same seed deals the same first hand: the mirror goes through the one ``fill`` stored.
         run = TableRun(seat, rules, seed, hands=0)
         step = run.next_step()
@@ -141,7 +144,7 @@ def measure(db_url: str, event: int, seat: Seat, rules: Any, entries: int, seed:
             assert step is not None
             if step.write == "start":
                 start.measure(counter, lambda: device.check_next_hand(match_id))
-            apply(guarded, match_id, run, step, lambda hand: device.confirm(store.load(match_id), hand))
+            apply(guarded, match_id, run, step, lambda hand: device.confirm(store.load(match_id), hand), table_caller)
             state = store.load(match_id)
             for _phone in range(2):
                 draw.measure(counter, lambda state=state: device.waiting(state))

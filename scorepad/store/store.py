@@ -710,15 +710,18 @@ class Store:
             loaded = self._view(match_id, device)
             if loaded.header.revision != expected_revision:
                 raise self._moved_on(loaded)
-        # The door before the engine: a caller who may not write here learns that, not the rules' verdict.
-        # It is asked again inside the commit's transaction, where a lock made a moment ago is seen.
-        self._transact(lambda session: pass_door(session, match_id, caller, Write.SCORE), saving=False)
+        # The door decides inside the commit's transaction, where a lock made a moment ago is seen. A
+        # caller who may not write here learns that and never the rules' verdict: before any refusal of
+        # the match's own (finished, the engine's), the door is asked first, in a read of its own. An
+        # entry that goes through pays for one transaction, not two (issue 16, the server's CPU an entry).
         if loaded.header.finished_at is not None:
+            self._pass_door(match_id, caller)
             raise MatchFinished(f"match {match_id} is finished and takes no more entries")
         try:
             try:
                 change: _Change = plan(loaded)
             except (SniffError, NothingToUndo, NothingToAmend) as err:
+                self._pass_door(match_id, caller)
                 self._refusal_was_stale(loaded, err)
                 raise
             entry = self._commit(loaded, change, caller=caller)
@@ -735,6 +738,10 @@ class Store:
         loaded.state = change.state.seal(entry.revision)
         loaded.header = replace(loaded.header, revision=entry.revision)
         return loaded.state
+
+    def _pass_door(self, match_id: int, caller: Caller) -> None:
+        """Ask the door (``pass_door``) in a read of its own. Raises ``UnknownMatch`` or ``AccessRefused``."""
+        self._transact(lambda session: pass_door(session, match_id, caller, Write.SCORE), saving=False)
 
     def _conflict(self, match_id: int, device: str | None) -> StoreConflict:
         """The ``StoreConflict`` for a write another writer beat: what was entered first, in words.
