@@ -17,6 +17,10 @@ browser), one page per table, each on its own match:
 - ceiling: ``--ceiling-clients`` pages tap as fast as the server answers,
   for ``--ceiling-seconds``: the most entries a second the processes give.
 
+Each line also gives the server processes' CPU milliseconds an entry
+(``/proc/PID/stat`` of the workers, over the load): target (issue 16) at
+most 8 ms on a plain table page.
+
 Every figure is printed beside the 1-process figure of the same run (the
 ratio), since absolute numbers depend on the machine. Everything runs on
 loopback with bounded loops; the benchmark client shares the machine's
@@ -43,6 +47,7 @@ from scorepad.access import Caller
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.tournament_load import cpu_seconds, worker_pids
 from scorepad.store import open_store
 from tests.flet_client import FletClient, WebServer
 
@@ -68,6 +73,12 @@ class Run:
     seconds: float
     latencies: list[float]
     failures: int
+    cpu: float = 0.0  # the server processes' CPU seconds during the load
+
+    @property
+    def cpu_ms(self) -> float:
+        """The server's CPU milliseconds an entry (everything an entry costs: the write, the redraw, the send)."""
+        return 1000 * self.cpu / self.entries if self.entries else float("nan")
 
     @property
     def rate(self) -> float:
@@ -160,6 +171,7 @@ def merged(runs: list[Run]) -> Run:
         seconds=sum(r.seconds for r in runs),
         latencies=[latency for r in runs for latency in r.latencies],
         failures=sum(r.failures for r in runs),
+        cpu=sum(r.cpu for r in runs),
     )
 
 
@@ -192,10 +204,14 @@ async def measure(db_url: str, counts: list[int], args: argparse.Namespace, logs
         ceilings: dict[int, list[Run]] = {n: [] for n in counts}
         for _round in range(args.rounds):
             for n in counts:
-                loads[n].append(
-                    await tables_load(tables[n], steps, period=args.period, seconds=args.seconds / args.rounds)
-                )
-                ceilings[n].append(await ceiling_load(eager[n], steps, seconds=args.ceiling_seconds / args.rounds))
+                pids = server_pids(servers[n])
+                spent = cpu_seconds(pids)
+                load = await tables_load(tables[n], steps, period=args.period, seconds=args.seconds / args.rounds)
+                load.cpu, spent = cpu_seconds(pids) - spent, cpu_seconds(pids)
+                loads[n].append(load)
+                ceiling = await ceiling_load(eager[n], steps, seconds=args.ceiling_seconds / args.rounds)
+                ceiling.cpu = cpu_seconds(pids) - spent
+                ceilings[n].append(ceiling)
         for n in counts:
             await asyncio.gather(*(page.close() for page in tables[n] + eager[n]))
             if "Traceback" in servers[n].log():
@@ -212,11 +228,18 @@ async def measure(db_url: str, counts: list[int], args: argparse.Namespace, logs
             server.stop()
 
 
+def server_pids(server: WebServer) -> list[int]:
+    """The processes serving pages: the workers under ``--workers N``, else the server itself."""
+    assert server.process is not None
+    return worker_pids(server.process.pid)
+
+
 def line(name: str, run: Run, base: Run | None) -> str:
     ratio = f"  x{run.rate / base.rate:.2f} entries/s, p99 x{run.ms(99) / base.ms(99):.2f}" if base else ""
     return (
         f"  {name:<8} {run.rate:7.1f} entries/s  p50 {run.ms(50):7.1f} ms  p95 {run.ms(95):7.1f} ms"
-        f"  p99 {run.ms(99):7.1f} ms  ({run.entries} entries, {run.failures} failed){ratio}"
+        f"  p99 {run.ms(99):7.1f} ms  server CPU {run.cpu_ms:5.1f} ms an entry"
+        f"  ({run.entries} entries, {run.failures} failed){ratio}"
     )
 
 
