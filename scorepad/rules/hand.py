@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 from scorepad.rules.errors import IllegalEventError, SniffError
 from scorepad.rules.events import Adjust, Draw, Event, Muggins, Pass, Play, Renege, Void
 from scorepad.rules.layout import Layout
+from scorepad.rules.numbers import count_words
 from scorepad.rules.presets import Topic
 from scorepad.rules.rulesets import RuleSet, cited
 from scorepad.rules.settle import RENEGE_DEDUCTION, RENEGE_ROLLBACK, Settlement, settle_hand
@@ -446,11 +447,11 @@ class HandState:
             raise IllegalEventError(f"the hand has ended ({self.how}); tiles can no longer be adjusted")
         if ev.count > self.boneyard:
             raise IllegalEventError(
-                f"the boneyard holds {self.boneyard} tiles, so seat {ev.seat} cannot take {ev.count}"
+                f"the boneyard holds {count_words(self.boneyard, 'tile')}, so seat {ev.seat} cannot take {ev.count}"
             )
         if -ev.count > self.tiles_held[ev.seat]:
             raise IllegalEventError(
-                f"seat {ev.seat} holds {self.tiles_held[ev.seat]} tiles and cannot return {-ev.count}"
+                f"seat {ev.seat} holds {count_words(self.tiles_held[ev.seat], 'tile')} and cannot return {-ev.count}"
             )
         # Smartt §11.4: dealing irregularities move tiles but do not change the turn.
         self.boneyard -= ev.count
@@ -538,7 +539,10 @@ class HandState:
             held = self.tiles_held[seat]
             if isinstance(entry, list):
                 if len(entry) != held:
-                    raise IllegalEventError(f"seat {seat} holds {held} tiles, but {len(entry)} are listed")
+                    raise IllegalEventError(
+                        f"seat {seat} holds {count_words(held, 'tile')},"
+                        f" but {len(entry)} {'is' if len(entry) == 1 else 'are'} listed"
+                    )
                 total = 0
                 for item in entry:
                     known = _FAST_TILES.get(item) if rules.max_pip == 6 and type(item) is str else None
@@ -564,7 +568,8 @@ class HandState:
                 lightest, heaviest = self.pip_range(seat)
                 if not lightest <= entry <= heaviest:
                     raise IllegalEventError(
-                        f"seat {seat} holds {held} tiles, which can weigh {lightest} to {heaviest} pips, not {entry}"
+                        f"seat {seat} holds {count_words(held, 'tile')},"
+                        f" which can weigh {lightest} to {heaviest} pips, not {entry}"
                     )
                 total = entry
             else:

@@ -53,3 +53,8 @@ def record_int(text: str) -> int:
     if length > MAX_RECORD_DIGITS:
         raise NumberRefused(f"a number of {length} digits is too long; at most {MAX_RECORD_DIGITS} digits are read")
     return int(text)
+
+
+def count_words(number: int, thing: str) -> str:
+    """``1 tile``, ``2 tiles``: a count with its noun in the right number."""
+    return f"{number} {thing}" if number == 1 else f"{number} {thing}s"

@@ -14,6 +14,7 @@ from scorepad.rules.hand import HandEnd, HandState, LastPlay
 from scorepad.rules.layout import SHORT, Layout
 from scorepad.rules.match import GameResult, MatchState, Series
 from scorepad.rules.misdeal import Misdeal
+from scorepad.rules.numbers import count_words as count_words  # re-exported: the words of every count
 from scorepad.rules.presets import Topic
 from scorepad.rules.rulesets import RuleSet, cited
 from scorepad.rules.settle import RENEGE_DEDUCTION, RENEGE_ROLLBACK, Settlement
@@ -35,11 +36,6 @@ HOW_WORDS = {
     HandEnd.VOID: "thrown in",
     HandEnd.IN_PROGRESS: "in play",
 }
-
-
-def count_words(number: int, thing: str) -> str:
-    """``1 tile``, ``2 tiles``: a count with its noun in the right number."""
-    return f"{number} {thing}" if number == 1 else f"{number} {thing}s"
 
 
 # Verbs whose plural is not the singular less its final s.

@@ -171,7 +171,7 @@ class TestRemaining:
         assert match.current.needs_settlement
 
     def test_as_many_tiles_as_held(self):
-        self.refused(went_out(), [["6-6"], []], "holds 6 tiles, but 1 are listed")
+        self.refused(went_out(), [["6-6"], []], "holds 6 tiles, but 1 is listed")
         self.refused(went_out(), [["6-6", "6-5", "6-4", "6-3", "6-2", "6-1"], ["5-5"]], "holds 0 tiles")
 
     def test_a_played_tile_either_way_round(self):
@@ -247,3 +247,11 @@ class TestSettlingTwice:
         with pytest.raises(IllegalEventError):
             match.settle([40, 0])
         assert match.current.end()["award"] == 20
+
+
+def test_a_count_of_one_tile_is_said_in_the_singular():
+    """The refusals count tiles as the table does: "holds 1 tile", never "1 tiles" (issue 18's words)."""
+    match = new_hand("smartt", 2)
+    run(match, Adjust(1, -6))
+    with pytest.raises(IllegalEventError, match=r"seat 1 holds 1 tile and cannot return 2$"):
+        match.apply(Adjust(1, -2))
