@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from scorepad.app.models.audit import AuditView, DirectorNews, audit_route, round_query
-from scorepad.app.models.tournament import parse_event_route
+from scorepad.app.models.tournament import table_number
+from scorepad.app.shell.router import resolve
 from scorepad.simulate import simulate
 from scorepad.store import open_store
 from scorepad.tournament import TournamentService
@@ -36,9 +37,10 @@ def event(tmp_path: Path) -> Iterator[tuple[TournamentService, int, str, Any]]:
 
 
 def test_the_routes_of_the_audit_pages() -> None:
-    assert parse_event_route("/event/3/audit") == (3, "audit", None)
-    assert parse_event_route("/event/3/audit/2?round=1") == (3, "audit", "2")
-    assert parse_event_route("/event/3/audit/x") is None
+    whole, table = resolve("/event/3/audit"), resolve("/event/3/audit/2?round=1")
+    assert (whole.page, whole.part("event"), whole.part("table")) == ("audit", "3", None)
+    assert (table.page, table.part("event"), table.part("table")) == ("audit", "3", "2")
+    assert table_number(resolve("/event/3/audit/x").part("table")) is None  # the page says NO_SUCH_TABLE
     assert audit_route(3) == "/event/3/audit"
     assert audit_route(3, 2, 1) == "/event/3/audit/2?round=1"
     assert [round_query(t) for t in ("1", "0", "", None, "x", "²", "999999")] == [1, None, None, None, None, None, None]

@@ -228,7 +228,7 @@ async def test_a_bug_in_a_route_change_is_caught_before_flet_sends_its_crash(
 ) -> None:
     match_id = new_match(store)
     wired = await Wired(store).open()
-    monkeypatch.setattr(ScorePad, "open_route", bug)
+    monkeypatch.setattr(ScorePad, "show", bug)
     assert wired.session is not None
     # The browser's back button or an address typed: Flet's own handler path, not a tap of ours.
     await wired.session.dispatch_event(wired.page._i, "route_change", {"route": f"/match/{match_id}"})
@@ -259,7 +259,7 @@ async def test_a_bug_in_main_shows_the_dead_page(
     store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     match_id = new_match(store)
-    monkeypatch.setattr(ScorePad, "open_route", bug)
+    monkeypatch.setattr(ScorePad, "show", bug)
     wired = await Wired(store, route=f"/match/{match_id}").open()
     assert_dead(wired, caplog)
     finish(wired)

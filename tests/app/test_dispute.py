@@ -8,6 +8,7 @@ from pathlib import Path
 from scorepad.access import Caller
 from scorepad.app.models.dispute import Dispute
 from scorepad.app.models.state import DISPUTE, HOME, ScorePad
+from scorepad.app.shell.router import open_pad_route
 
 DATA = Path(__file__).parent.parent / "data" / "analysis"
 
@@ -89,10 +90,10 @@ def _walk_notes(dispute: Dispute | None) -> list[str]:
 def test_a_stored_match_opens_from_its_route(store) -> None:
     match_id = store.import_record(record_text("renege-proved"), caller=Caller.local())
     pad = ScorePad(store, caller=Caller.local())
-    pad.open_route(f"/dispute/{match_id}")
+    open_pad_route(pad, f"/dispute/{match_id}")
     assert pad.screen == DISPUTE and pad.route == f"/dispute/{match_id}"
     assert pad.dispute is not None and pad.dispute.view().event == "Ann sets 5-5 (Gold Nuggets): count 10, scores 10"
-    pad.open_route("/dispute/99999")
+    open_pad_route(pad, "/dispute/99999")
     assert pad.screen == HOME and pad.message == "There is no match 99999 in this score-pad."
 
 

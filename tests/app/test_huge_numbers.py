@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.app.models.tournament import NO_SUCH_EVENT, TABLE_CODE_SHAPE, is_impossible_event_route, parse_event_route
+from scorepad.app.models.tournament import NO_SUCH_EVENT, TABLE_CODE_SHAPE, event_number
 from scorepad.app.shell.guard import DEAD_ID
+from scorepad.app.shell.router import Shell, resolve
 from scorepad.store import open_store
 from scorepad.tournament import TournamentService
 
@@ -23,10 +24,10 @@ ROUTES = [f"/event/{HUGE}/hall", f"/event/{HUGE}/director", f"/event/{HUGE}/tabl
 
 @pytest.mark.parametrize("route", ROUTES)
 def test_a_huge_event_number_is_no_event(route: str) -> None:
-    assert parse_event_route(route) is None
-    assert is_impossible_event_route(route)
-    assert parse_event_route("/event/4611686018427387904/hall") == (2**62, "hall", None), "the largest still reads"
-    assert not is_impossible_event_route("/event/3/hall") and not is_impossible_event_route("/match/3")
+    where = resolve(route)
+    assert where.shell is Shell.EVENT and event_number(where.part("event")) is None
+    assert event_number("4611686018427387904") == 2**62, "the largest still reads"
+    assert event_number(str(2**62 + 1)) is None and event_number("3") == 3
 
 
 @pytest.mark.asyncio

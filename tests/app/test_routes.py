@@ -6,6 +6,7 @@ import pytest
 
 from scorepad.access import Caller
 from scorepad.app.models.state import HOME, TABLE, ScorePad
+from scorepad.app.shell.router import open_pad_route
 from scorepad.store import Store, UnknownMatch
 from scorepad.store.ids import MAX_MATCH_ID, parse_match_id
 
@@ -24,7 +25,7 @@ def test_ids_in_range_are_read() -> None:
 @pytest.mark.parametrize("route", ["/match/99999999999999999999", "/match/²", "/match/abc/sheet"])
 def test_opening_an_impossible_match_address_says_so(store: Store, route: str) -> None:
     pad = ScorePad(store, caller=Caller.local("test"))
-    pad.open_route(route)
+    open_pad_route(pad, route)
     assert pad.screen == HOME and pad.table is None
     assert pad.message is not None and pad.message.startswith("There is no match")
 
@@ -33,5 +34,5 @@ def test_a_stored_match_still_opens_by_its_address(store: Store) -> None:
     match_id = store.create_match("smartt", players=["Ann", "Bob"], caller=Caller.local())
     store.start_hand(match_id, setter=0, caller=Caller.local())
     pad = ScorePad(store, caller=Caller.local("test"))
-    pad.open_route(f"/match/{match_id}")
+    open_pad_route(pad, f"/match/{match_id}")
     assert pad.screen == TABLE and pad.table is not None

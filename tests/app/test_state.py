@@ -7,6 +7,7 @@ import pytest
 from scorepad.access import Caller
 from scorepad.app.models.state import HOME, NEW, TABLE, ScorePad
 from scorepad.app.models.table import GAME_OVER, HAND_OVER, PLAY, SETTLE, Table, entry_taps
+from scorepad.app.shell.router import open_pad_route
 from scorepad.rules import Draw, Muggins, Play, make_ruleset
 from scorepad.rules.previews import preview_event
 from scorepad.store import Store
@@ -95,10 +96,10 @@ class TestStart:
         assert pad.table is not None
         lay(pad.table, "2-3")
         other = ScorePad(store, caller=Caller.local())
-        other.open_route(pad.route)
+        open_pad_route(other, pad.route)
         assert other.table is not None
         assert other.table.board().count == 5
-        other.open_route("/match/9999")
+        open_pad_route(other, "/match/9999")
         assert other.screen == HOME and other.message
 
 

@@ -30,11 +30,12 @@ from scorepad.app.models.tournament import (
     Hall,
     TableDevice,
     Watch,
+    event_number,
     game_scores,
-    is_new_event_route,
-    parse_event_route,
     query_value,
+    table_number,
 )
+from scorepad.app.shell.router import Shell, resolve
 from scorepad.simulate import simulate
 from scorepad.store import Store, StoreError, open_store
 from scorepad.tournament import KINDS, TournamentService
@@ -98,11 +99,17 @@ def play_hand(table: Table, hand: dict[str, Any]) -> None:
 
 
 def test_routes_are_read_strictly() -> None:
-    assert parse_event_route("/event/3/director") == (3, "director", None)
-    assert parse_event_route("/event/3/watch/2?delay=30") == (3, "watch", "2")
+    director, watch = resolve("/event/3/director"), resolve("/event/3/watch/2?delay=30")
+    assert (director.shell, director.page, event_number(director.part("event"))) == (Shell.EVENT, "director", 3)
+    assert (watch.page, event_number(watch.part("event")), table_number(watch.part("table"))) == ("watch", 3, 2)
     assert query_value("/event/3/watch/2?delay=30", "delay") == "30"
-    for bad in ("/event/x/hall", "/event/3/admin", "/event/3/watch/", "/event/0/hall", "/match/3", "/event/3"):
-        assert parse_event_route(bad) is None
+    # No page of the tournament's: the score-pad's home screen draws them.
+    for elsewhere in ("/event/3/admin", "/event/3/watch/", "/event/3", "/match/3", "/nowhere"):
+        assert resolve(elsewhere).shell is Shell.PAD, elsewhere
+    # A tournament page at a number no event or table can have: the page says so (NO_SUCH_EVENT, NO_SUCH_TABLE).
+    for number in ("x", "0", "²", "9" * 20, None):
+        assert event_number(number) is None, number
+    assert table_number("123456") is None and table_number("x") is None and table_number("12345") == 12345
 
 
 def test_a_table_code_writes_only_its_own_match_in_the_current_round(store: Store, event) -> None:
@@ -384,8 +391,7 @@ def filled(creation: Creation, **typed: str) -> Creation:
 def test_the_new_event_form_refuses_bad_input_with_one_sentence_and_creates_nothing(store: Store) -> None:
     service = TournamentService(store)
     creation = Creation(service, source="phone", limit=SlidingLimit(per_client=5, in_all_max=50, window=600))
-    assert is_new_event_route("/event/new") and not is_new_event_route("/event/new/x")
-    assert parse_event_route("/event/new") is None
+    assert resolve("/event/new").page == "new-event" and resolve("/event/new/x").shell is Shell.PAD
     # The choices come from the engine's presets and the tournament service, not from the page.
     assert creation.kinds() == list(KINDS) and creation.pairings() == list(PAIRINGS)
     refusals = {

@@ -198,18 +198,22 @@ class ScorePad:
         if self.table is not None:
             self.screen = TABLE
 
-    def open_route(self, route: str) -> None:
-        """Show what a page address names (used when a page is reloaded)."""
-        parts = [p for p in route.split("?")[0].split("/") if p]
-        if len(parts) >= 2 and parts[0] == "match":
-            self.open_match(_match_id(parts[1]))
-            if self.table is not None and len(parts) > 2 and parts[2] == "sheet":
+    def show(self, page: str, match: str | None = None) -> None:
+        """Show the page the router found at an address (``scorepad.app.shell.router``), as on a reload.
+
+        ``page`` is ``home``, ``new``, ``history``, ``match``, ``sheet`` or
+        ``dispute``; ``match`` is the match's id as the address writes it (an
+        id no match can have is said in a sentence, on the home screen).
+        """
+        if page in ("match", "sheet") and match is not None:
+            self.open_match(_match_id(match))
+            if self.table is not None and page == "sheet":
                 self.screen = SHEET
-        elif len(parts) >= 2 and parts[0] == "dispute":
-            self.open_dispute(_match_id(parts[1]))
-        elif parts[:1] == ["new"]:
+        elif page == "dispute" and match is not None:
+            self.open_dispute(_match_id(match))
+        elif page == "new":
             self.new_match()
-        elif parts[:1] == ["history"]:
+        elif page == "history":
             self.show_history()
         else:
             self.go_home()

@@ -69,47 +69,28 @@ def service_for(store: Store) -> TournamentService:
 EVENT_ID_DIGITS = 19
 # What a page whose address names an event number no event can have says.
 NO_SUCH_EVENT = "There is no event with that number: check the page's address."
+NO_SUCH_TABLE = "There is no table with that number: check the page's address."
+# The most digits a table number has in an address.
+TABLE_ADDRESS_DIGITS = 5
 
 
-def _event_path(route: str | None) -> list[str]:
-    """The parts of an ``/event/ID/...`` address, its query string aside."""
-    return (route or "").split("?", 1)[0].strip("/").split("/")
+def event_number(text: str | None) -> int | None:
+    """An event number as an address writes it (``/event/12/hall``: ``"12"``), or None if no event can have it.
 
-
-def _is_event_number(text: str) -> bool:
-    """Whether ``text`` is written as an event number: ASCII digits only (``'²'.isdigit()`` is true)."""
-    return text.isascii() and text.isdigit()
-
-
-def parse_event_route(route: str) -> tuple[int, str, str | None] | None:
-    """``/event/ID/director|table|hall|watch/T|audit[/T]`` as (event id, screen, table), or None if it is not one.
-
-    The query string (``?delay=30``) is ignored here.
+    ASCII digits only (``'²'.isdigit()`` is true), and checked by length
+    before ``int()``: a number of thousands of digits never reaches it.
     """
-    path = _event_path(route)
-    if len(path) < 3 or path[0] != "event" or not _is_event_number(path[1]) or len(path[1]) > EVENT_ID_DIGITS:
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > EVENT_ID_DIGITS:
         return None
-    event_id = int(path[1])
-    if event_id <= 0 or event_id > 2**62:
+    number = int(text)
+    return number if 0 < number <= 2**62 else None
+
+
+def table_number(text: str | None) -> int | None:
+    """A table number as an address writes it (``/event/12/watch/3``: ``"3"``, at most 5 digits), or None."""
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > TABLE_ADDRESS_DIGITS:
         return None
-    screen = path[2]
-    if screen in ("director", "table", "hall") and len(path) == 3:
-        return event_id, screen, None
-    if screen in ("watch", "audit") and len(path) == 4 and path[3].isascii() and path[3].isdigit() and len(path[3]) < 6:
-        return event_id, screen, path[3]
-    if screen == "audit" and len(path) == 3:
-        return event_id, screen, None
-    return None
-
-
-def is_impossible_event_route(route: str | None) -> bool:
-    """Whether ``route`` is an event page's address whose number has too many digits for any event.
-
-    Its page says ``NO_SUCH_EVENT`` (a number of thousands of digits must not
-    reach ``int()``, nor send the page to its home screen without a word).
-    """
-    path = _event_path(route)
-    return len(path) >= 3 and path[0] == "event" and _is_event_number(path[1]) and len(path[1]) > EVENT_ID_DIGITS
+    return int(text)
 
 
 def query_value(route: str, name: str) -> str | None:
@@ -813,11 +794,6 @@ CREATE_WINDOW = 600.0
 _creations = SlidingLimit(per_client=CREATE_PER_ADDRESS, in_all_max=CREATE_IN_ALL, window=CREATE_WINDOW)
 # The text fields of the form (what the page may set by name).
 EVENT_TEXT_FIELDS = frozenset({"name", "rounds", "per_round", "bye_points", "password", "again"})
-
-
-def is_new_event_route(route: str | None) -> bool:
-    """Whether ``route`` is the page that creates an event, ``/event/new`` (a query string aside)."""
-    return (route or "").split("?", 1)[0].strip("/") == "event/new"
 
 
 def kind_words(kind: str) -> str:

@@ -119,3 +119,20 @@ def note(text: str, *, identifier: str | None = None, size: int = 14, color: Any
 def wrap_row(controls: Sequence[ft.Control], *, spacing: int = 8) -> ft.Row:
     """A row that wraps onto more lines instead of overflowing."""
     return ft.Row(list(controls), wrap=True, spacing=spacing, run_spacing=spacing)
+
+
+def framed(controls: list[ft.Control | None]) -> ft.Control:
+    """A page's controls in one padded column that scrolls (``None`` left out): the tournament's phone pages."""
+    return ft.SafeArea(
+        content=ft.Column(
+            [ft.Container(content=ft.Column([c for c in controls if c is not None], spacing=10), padding=16)],
+            scroll=ft.ScrollMode.AUTO,
+            expand=True,
+        ),
+        expand=True,
+    )
+
+
+def message_line(text: str | None, identifier: str = "message") -> ft.Control | None:
+    """A page's last sentence (a refusal, what a tap did), in the primary colour; None when there is none."""
+    return note(text, identifier=identifier, size=15, color=ft.Colors.PRIMARY) if text else None

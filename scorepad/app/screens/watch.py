@@ -12,7 +12,7 @@ from collections.abc import Callable
 import flet as ft
 
 from scorepad.app.models.tournament import Watch
-from scorepad.app.screens.common import note
+from scorepad.app.screens.common import framed, note
 
 
 @ft.component
@@ -27,22 +27,9 @@ def WatchScreen(
     gone = dead()
     if gone is not None:
         return gone
-    return ft.SafeArea(
-        content=ft.Column(
-            [
-                ft.Container(
-                    content=ft.Column(
-                        [
-                            note(watch.title(), identifier="watch-title", size=20),
-                            note("\n".join(watch.lines()), identifier="watch-lines", size=15),
-                        ],
-                        spacing=10,
-                    ),
-                    padding=16,
-                )
-            ],
-            scroll=ft.ScrollMode.AUTO,
-            expand=True,
-        ),
-        expand=True,
+    return framed(
+        [
+            note(watch.title(), identifier="watch-title", size=20),
+            note("\n".join(watch.lines()), identifier="watch-lines", size=15),
+        ]
     )

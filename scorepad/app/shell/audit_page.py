@@ -14,10 +14,10 @@ from scorepad.tournament.service import TournamentService
 
 
 def open_audit(
-    page: ft.Page, service: TournamentService, event_id: int, table: str | None, round_text: str | None
+    page: ft.Page, service: TournamentService, event_id: int, table: int | None, round_text: str | None
 ) -> None:
     """Draw the event's audit, or table ``table``'s of round ``round_text`` (None: the latest round)."""
-    view = AuditView(service, event_id, table=int(table) if table else None, round_number=round_query(round_text))
+    view = AuditView(service, event_id, table=table, round_number=round_query(round_text))
     view.read()
     page.title = "Sniff tournament: audit"
     page.render(AuditScreen, view)

@@ -31,23 +31,21 @@ from scorepad.app.models.table import Table
 from scorepad.app.models.tournament import (
     HALL_SECONDS,
     NO_SUCH_EVENT,
+    NO_SUCH_TABLE,
     Creation,
     Hall,
     TableDevice,
     Watch,
-    is_impossible_event_route,
-    is_new_event_route,
-    kind_words,
-    pairing_words,
-    parse_event_route,
+    event_number,
     query_value,
     service_for,
+    table_number,
     words_of,
 )
 from scorepad.app.screens.audit import audit_link
-from scorepad.app.screens.common import button, heading, ident, note, wrap_row
+from scorepad.app.screens.common import button, framed, heading, ident, message_line, note
 from scorepad.app.screens.hall import HallScreen
-from scorepad.app.screens.home import option_controls, preset_buttons
+from scorepad.app.screens.new_event import NewEventScreen
 from scorepad.app.screens.table_screen import PAGE_PAD, table_screen
 from scorepad.app.screens.watch import WatchScreen
 from scorepad.app.shell.audit_page import open_audit
@@ -56,6 +54,7 @@ from scorepad.app.shell.director import DirectorPage
 from scorepad.app.shell.guard import PageGuard
 from scorepad.app.shell.live import LiveScreen, relay_for
 from scorepad.app.shell.pages import PageTasks
+from scorepad.app.shell.router import resolve
 from scorepad.app.shell.taps import page_dispatch
 from scorepad.store import Store, StoreError
 from scorepad.tournament.errors import TournamentError
@@ -63,11 +62,6 @@ from scorepad.tournament.errors import TournamentError
 log = logging.getLogger("scorepad.live")
 # Seconds added to a spectator's wait for the next state due, so it is due when the page looks.
 DUE_MARGIN = 0.05
-
-
-def is_event_route(route: str | None) -> bool:
-    """Whether a page's route is one of the tournament's (``/event/new`` included)."""
-    return parse_event_route(route or "") is not None or is_new_event_route(route) or is_impossible_event_route(route)
 
 
 def event_page(page: ft.Page, store: Store, *, on_gone: Callable[[], None] | None = None) -> None:
@@ -104,17 +98,21 @@ def keep_on_close(page: ft.Page, before: Any) -> None:
 
 
 def _draw_event_page(page: ft.Page, store: Store) -> None:
-    route = page.route or ""
-    if is_new_event_route(route):
-        page.title = "Sniff tournament"
-        CreatePage(page, Creation(service_for(store), source=page.client_ip or "web"), store).draw()
-        return
+    """Draw the tournament's page the router finds at the page's address (``shell/router.py``)."""
+    where = resolve(page.route)
     page.title = "Sniff tournament"
-    parsed = parse_event_route(route)
-    if parsed is None:  # an event number no event can have (is_impossible_event_route)
+    if where.page == "new-event":
+        CreatePage(page, Creation(service_for(store), source=page.client_ip or "web"), store).start()
+        return
+    event_id = event_number(where.part("event"))
+    if event_id is None:  # a number no event can have (thousands of digits, letters, 0)
         _no_event(page, NO_SUCH_EVENT)
         return
-    event_id, screen, table = parsed
+    table_text = where.part("table")
+    table = table_number(table_text)
+    if table_text is not None and table is None:
+        _no_event(page, NO_SUCH_TABLE)
+        return
     service = service_for(store)
     try:
         service.event_info(None, event_id)
@@ -122,20 +120,20 @@ def _draw_event_page(page: ft.Page, store: Store) -> None:
         _no_event(page, words_of(err))
         return
     source = page.client_ip or "web"
-    if screen == "director":
+    if where.page == "director":
         DirectorPage(page, Desk(service, event_id, source=source), store).start()
-    elif screen == "table":
+    elif where.page == "table":
         # A table's QR code (the director's page) opens this address with the table code: join at once.
         TablePage(page, TableDevice(service, event_id, source=source), store).start(_query(page, "code"))
-    elif screen == "audit":
+    elif where.page == "audit":
         open_audit(page, service, event_id, table, _query(page, "round"))
-    elif screen == "hall":
+    elif where.page == "hall":
         hide = _query(page, "hide_last") in ("1", "yes", "true")
         HallPage(page, Hall(service, event_id, hide_last=hide), store).start()
     else:
         delay = _query(page, "delay") or "0"
         seconds = float(delay) if delay.isascii() and delay.replace(".", "", 1).isdigit() else 0.0
-        WatchPage(page, Watch(service, event_id, int(table or 0), delay=seconds), store).start()
+        WatchPage(page, Watch(service, event_id, table or 0, delay=seconds), store).start()
 
 
 def _query(page: ft.Page, name: str) -> str | None:
@@ -149,25 +147,10 @@ def _query(page: ft.Page, name: str) -> str | None:
     return found
 
 
-def _framed(controls: list[ft.Control | None]) -> ft.Control:
-    return ft.SafeArea(
-        content=ft.Column(
-            [ft.Container(content=ft.Column([c for c in controls if c is not None], spacing=10), padding=16)],
-            scroll=ft.ScrollMode.AUTO,
-            expand=True,
-        ),
-        expand=True,
-    )
-
-
 def _no_event(page: ft.Page, words: str) -> None:
     """The page says there is no such event (in place of what it showed: a home page's tab may come here)."""
     page.controls = [note(words, identifier="event-missing", size=16)]
     page.update()
-
-
-def _message(text: str | None, identifier: str = "message") -> ft.Control | None:
-    return note(text, identifier=identifier, size=15, color=ft.Colors.PRIMARY) if text else None
 
 
 def announce_confirmation(store: Store, match_id: int, device: str | None) -> None:
@@ -227,9 +210,9 @@ class TablePage:
                     ft.TextField(label="Table code (e.g. 3-K7QM2X)", value=self.code, width=260, on_change=self._typed),
                 ),
                 button("join", "Join the table", self._join, kind="filled", expand=False),
-                _message(self.device.message),
+                message_line(self.device.message),
             ]
-            return _framed(body)
+            return framed(body)
         return self._table()
 
     def revision(self) -> int | None:
@@ -358,7 +341,7 @@ class TablePage:
                 vertical_alignment=ft.CrossAxisAlignment.CENTER,
             ),
             self._confirm_bar(),
-            _message(self.device.message, "device-message"),
+            message_line(self.device.message, "device-message"),
         ]
         header = ft.Column([c for c in parts if c is not None], spacing=4, tight=True)
         body = table_screen(pad.table, self.act, header, width=page.width or 0, height=page.height or 0)
@@ -515,16 +498,27 @@ class WatchPage:
 class CreatePage:
     """``/event/new``: a director creates an event, then lands on its director's page, signed in.
 
-    Phone first: one column that scrolls, every field labelled, 48 px buttons.
-    The text fields keep what is typed in the view-model without a redraw (a
-    redraw would take the focus away); a choice or Create redraws.
+    The lifecycle lives here (the taps, guarded; the hand-over to the desk);
+    the drawing is ``screens.new_event.NewEventScreen``.
     """
 
     def __init__(self, page: ft.Page, creation: Creation, store: Store) -> None:
         self.page = page
         self.creation = creation
         self.store = store
+        self.guard = PageGuard.of(page)
+        self.bump: Callable[[], None] | None = None
         self.director: DirectorPage | None = None  # once the event is created
+
+    def start(self) -> None:
+        """Draw the form."""
+        self.page.render(NewEventScreen, self.creation, self._act, self._act(self._create), self._listen, self._dead)
+
+    def _listen(self, bump: Callable[[], None]) -> None:
+        self.bump = bump
+
+    def _dead(self) -> ft.Control | None:
+        return self.guard.view() if self.guard.dead else None
 
     def _act(self, fn: Callable[..., Any], *args: Any) -> Callable[[], None]:
         def said(words: str) -> None:
@@ -534,75 +528,12 @@ class CreatePage:
             self.page, functools.partial(fn, *args), said=said, after=self.draw, where="a tap on the new event's page"
         )
 
-    def _text(
-        self, key: str, label: str, *, width: int = 300, password: bool = False, number: bool = False
-    ) -> ft.Control:
-        def changed(e: Any) -> None:
-            self.creation.enter(key, e.control.value or "")
-
-        return ident(
-            key.replace("_", "-"),
-            ft.TextField(
-                label=label,
-                value=getattr(self.creation.form, key),
-                width=width,
-                password=password,
-                can_reveal_password=password,
-                keyboard_type=ft.KeyboardType.NUMBER if number else ft.KeyboardType.TEXT,
-                on_change=changed,
-            ),
-        )
-
-    def _choices(self, prefix: str, options: list[str], chosen: str, words: Callable[[str], str], pick: Any) -> ft.Row:
-        return wrap_row(
-            [
-                button(
-                    f"{prefix}-{option}",
-                    words(option),
-                    self._act(pick, option),
-                    kind="filled" if option == chosen else "outlined",
-                    expand=False,
-                )
-                for option in options
-            ]
-        )
-
-    def _target(self, text: str) -> None:
-        self.creation.form.match.target = text
-
     def draw(self) -> None:
-        """Draw the form as the view-model stands (the director's page once the event is created)."""
+        """Redraw the form as the view-model stands (the director's page once the event is created)."""
         if self.director is not None:
             self.director.draw()
-            return
-        c, form = self.creation, self.creation.form
-        unit = form.unit
-        body: list[ft.Control | None] = [
-            heading("A new event", size=20),
-            _message(c.message),
-            self._text("name", "Event name"),
-            heading("Rules"),
-            preset_buttons(form.match.rules, self._act, c.choose_rules),
-            wrap_row(option_controls(form.match, self._act, self._target, partners_switch=False)),
-            note(c.summary(), identifier="rules-summary", size=13),
-            heading("Kind"),
-            self._choices("kind", c.kinds(), form.kind, kind_words, c.choose_kind),
-            heading("Rounds"),
-            self._text("rounds", "Number of rounds", width=200, number=True),
-            self._choices("unit", c.units(), unit, lambda u: f"Rounds of {u}", c.choose_unit),
-            self._text("per_round", f"{unit.capitalize()} a round", width=200, number=True),
-            heading("Pairing"),
-            self._choices("pairing", c.pairings(), form.pairing, pairing_words, c.choose_pairing),
-            note(c.pairing_help(), size=13),
-            self._text("bye_points", "Bye points (blank: the usual)", width=260, number=True),
-            heading(c.password_words()),
-            self._text("password", "Password", password=True),
-            self._text("again", "The password again", password=True),
-            button("create-event", "Create the event", self._act(self._create), kind="filled", expand=False),
-            _message(c.message, "create-message"),
-        ]
-        self.page.controls = [_framed(body)]
-        self.page.update()
+        elif self.bump is not None:
+            self.bump()
 
     def _create(self) -> None:
         if not self.creation.create():

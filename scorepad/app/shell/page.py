@@ -21,10 +21,11 @@ from scorepad.app.screens.matches import match_details, remember_device_match
 from scorepad.app.screens.paper import paper_view
 from scorepad.app.screens.sheet import sheet_screen
 from scorepad.app.screens.table_screen import PAGE_PAD, table_screen
-from scorepad.app.shell.event_pages import event_page, is_event_route
+from scorepad.app.shell.event_pages import event_page
 from scorepad.app.shell.guard import PageGuard, reload_view
 from scorepad.app.shell.live import LiveScreen, log_from_env, relay_for
 from scorepad.app.shell.pages import SESSION_TIMEOUT_SECONDS, PageCounter, Sweeper, refusal_words
+from scorepad.app.shell.router import is_event_route, open_pad_route
 from scorepad.app.shell.taps import Dispatch, home_during_outage, page_dispatch
 from scorepad.rules.wording import sentence
 from scorepad.store import DatabaseUnavailable, Store, open_store
@@ -126,7 +127,7 @@ def make_main(*, db_url: str | None = None, store: Store | None = None) -> Calla
                 return
             if e.route != pad.route:
                 try:
-                    pad.open_route(e.route)
+                    open_pad_route(pad, e.route)
                 except DatabaseUnavailable as err:
                     home_during_outage(pad, err)
                 redraw()
@@ -163,7 +164,7 @@ def make_main(*, db_url: str | None = None, store: Store | None = None) -> Calla
         page.on_close = on_close
         if page.route and page.route != "/":
             try:
-                pad.open_route(page.route)
+                open_pad_route(pad, page.route)
             except DatabaseUnavailable as err:
                 home_during_outage(pad, err)
         page.render(App, pad, bump, act, live, guard)
