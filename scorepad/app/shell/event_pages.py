@@ -64,14 +64,30 @@ log = logging.getLogger("scorepad.live")
 DUE_MARGIN = 0.05
 
 
-def event_page(page: ft.Page, store: Store, *, on_gone: Callable[[], None] | None = None) -> None:
+def event_page(
+    page: ft.Page,
+    store: Store,
+    *,
+    on_gone: Callable[[], None] | None = None,
+    on_route: Callable[[str], None] | None = None,
+) -> None:
     """Draw the tournament page the route names (called by ``main`` for ``/event/...``).
 
-    ``on_gone`` is called once when the page closes (the page counter's leave).
+    ``on_gone`` is called once when the page closes (the page counter's
+    leave). ``on_route(route)`` is called when the page's address changes
+    while it is open (Back, Forward, a link in the same tab): the caller
+    closes what is drawn here (``page.on_close``) and opens what the router
+    finds at the new address.
     """
-    _draw_event_page(page, store)
+    drawn = [page.route]
+
+    def moved(route: str) -> None:
+        # The page went to ``route`` by itself (a new event's desk): that route change is no news.
+        drawn[0] = route
+
+    _draw_event_page(page, store, moved)
+    drawn_close: Any = page.on_close
     if on_gone is not None:
-        drawn_close: Any = page.on_close
         left = [False]
 
         def closed(e: Any) -> None:
@@ -82,6 +98,13 @@ def event_page(page: ft.Page, store: Store, *, on_gone: Callable[[], None] | Non
                 on_gone()
 
         page.on_close = closed
+    if on_route is not None:
+
+        def route_changed(e: ft.RouteChangeEvent) -> None:
+            if e.route != drawn[0]:
+                on_route(e.route)
+
+        page.on_route_change = route_changed
 
 
 def keep_on_close(page: ft.Page, before: Any) -> None:
@@ -97,12 +120,15 @@ def keep_on_close(page: ft.Page, before: Any) -> None:
     page.on_close = closed
 
 
-def _draw_event_page(page: ft.Page, store: Store) -> None:
-    """Draw the tournament's page the router finds at the page's address (``shell/router.py``)."""
+def _draw_event_page(page: ft.Page, store: Store, moved: Callable[[str], None]) -> None:
+    """Draw the tournament's page the router finds at the page's address (``shell/router.py``).
+
+    ``moved(route)`` is told of an address the page goes to by itself.
+    """
     where = resolve(page.route)
     page.title = "Sniff tournament"
     if where.page == "new-event":
-        CreatePage(page, Creation(service_for(store), source=page.client_ip or "web"), store).start()
+        CreatePage(page, Creation(service_for(store), source=page.client_ip or "web"), store, moved).start()
         return
     event_id = event_number(where.part("event"))
     if event_id is None:  # a number no event can have (thousands of digits, letters, 0)
@@ -502,10 +528,11 @@ class CreatePage:
     the drawing is ``screens.new_event.NewEventScreen``.
     """
 
-    def __init__(self, page: ft.Page, creation: Creation, store: Store) -> None:
+    def __init__(self, page: ft.Page, creation: Creation, store: Store, moved: Callable[[str], None]) -> None:
         self.page = page
         self.creation = creation
         self.store = store
+        self.moved = moved
         self.guard = PageGuard.of(page)
         self.bump: Callable[[], None] | None = None
         self.director: DirectorPage | None = None  # once the event is created
@@ -544,5 +571,7 @@ class CreatePage:
         # The director's page stops following its round on close; the page counter still hears of it.
         keep_on_close(self.page, before)
         director.start()
+        # The address follows the page to the desk (a reload comes back to it), as no news of a new page.
+        self.moved(f"/event/{event_id}/director")
         self.page.run_task(self.page.push_route, f"/event/{event_id}/director")
         self.director = director

@@ -84,13 +84,24 @@ def make_main(*, db_url: str | None = None, store: Store | None = None) -> Calla
             pages.leave(address)
             page.add(reload_view(sentence(str(err)), UNAVAILABLE_ID, page.route or "/"))
             return
+
+        def reopen(route: str) -> None:
+            # The page's address changed to another shell's page (Back, Forward, New event, a link in the
+            # same tab): what is drawn closes as a page closes, and the page opens again at the new address.
+            closing: Any = page.on_close
+            page.on_route_change = page.on_connect = page.on_disconnect = page.on_resize = page.on_close = None
+            if closing is not None:
+                closing(None)
+            page.route = route
+            open_page(page, guard)
+
         if is_event_route(page.route):
             # The tournament's pages (director, table device, hall, spectator): their own view-models.
             def gone() -> None:
                 pages.leave(address)
                 sweeper.dropped()
 
-            event_page(page, chosen, on_gone=gone)
+            event_page(page, chosen, on_gone=gone, on_route=reopen)
             return
         # Who this page is, as the door marked its connection: every write it makes names that caller.
         pad = ScorePad(chosen, caller=page_caller(page.client_user_agent, f"web:{page.session.id[:8]}"))
@@ -109,11 +120,8 @@ def make_main(*, db_url: str | None = None, store: Store | None = None) -> Calla
         def to_event_page(route: str) -> None:
             # This page becomes a tournament page: New event was tapped, or an event's address was
             # opened in this tab (the browser came back to this page's session with a new route).
-            live.stop()
             bump.clear()  # nothing late (the browser's storage answering) redraws the home screen over it
-            page.on_route_change = page.on_connect = page.on_disconnect = page.on_resize = page.on_close = None
-            page.route = route
-            event_page(page, chosen, on_gone=leave)
+            reopen(route)
 
         def new_event() -> None:
             to_event_page("/event/new")
