@@ -29,6 +29,7 @@ from tests.app.test_tournament_browser import (  # noqa: F401  (the fixtures: a 
     PLAYERS,
     Pages,
     chromium,
+    director_plays_table_one,
     pages,
     registered,
     shoot,
@@ -73,13 +74,7 @@ def play_a_hand_at_table_one(url: str, event_id: int) -> None:
     assert conninfo is not None
     hub.link(conninfo)
     try:
-        service = TournamentService(store)
-        token = service.login_director(event_id, PASSWORD)
-        match_id = service.round_view(None, event_id).tables[0].match_id
-        service.start_hand(token, event_id, match_id, hand["setter"])
-        for event in hand["events"]:
-            service.append(token, event_id, match_id, event)
-        service.settle(token, event_id, match_id, hand["remaining"])
+        director_plays_table_one(TournamentService(store), event_id, hand)
     finally:
         hub.close()
         store.close()

@@ -196,6 +196,16 @@ def pages(chromium: Any, request: pytest.FixtureRequest, tmp_path: Path) -> Iter
         page.close()
 
 
+def director_plays_table_one(service: TournamentService, event_id: int, hand: dict[str, Any]) -> None:
+    """The director enters a record's ``hand`` at table 1 through the service: set, every event, settled."""
+    token = service.login_director(event_id, PASSWORD)
+    match_id = service.round_view(None, event_id).tables[0].match_id
+    service.start_hand(token, event_id, match_id, hand["setter"])
+    for event in hand["events"]:
+        service.append(token, event_id, match_id, event)
+    service.settle(token, event_id, match_id, hand["remaining"])
+
+
 def create_event(director: TablePage) -> int:
     """From the home screen (open on ``director``), create a 2-round singles event on the form; returns its id.
 
@@ -462,13 +472,7 @@ def test_the_director_settles_a_hand_again_from_the_page(served: AppServer, page
     hand = simulate("smartt", 2, 200, 3, {})[0].to_record()["hands"][0]
     store = open_store(app.db_url)
     try:
-        service = TournamentService(store)
-        director_token = service.login_director(event_id, PASSWORD)
-        match_id = service.round_view(None, event_id).tables[0].match_id
-        service.start_hand(director_token, event_id, match_id, hand["setter"])
-        for event in hand["events"]:
-            service.append(director_token, event_id, match_id, event)
-        service.settle(director_token, event_id, match_id, hand["remaining"])
+        director_plays_table_one(TournamentService(store), event_id, hand)
     finally:
         store.close()
     director = pages.open("director", app.url, f"event/{event_id}/director", ready="password", viewport=DIRECTOR)

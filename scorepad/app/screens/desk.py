@@ -306,25 +306,27 @@ def _table(desk: Desk, table: DeskTable, tap: Tap, narrow: bool) -> ft.Control:
         if n in desk.qr_shown:
             controls.append(_qr(desk, n, table.code))
     if opened:
+        qr = n in desk.qr_shown
         controls.append(
-            ft.Column(
+            _acts_menu(
                 [
-                    button(
-                        f"{act}-{n}",
-                        _act_words(act, n in desk.qr_shown),
-                        tap(functools.partial(desk.begin, act, table=n)),
-                        kind="tonal",
-                        expand=False,
-                    )
+                    (f"{act}-{n}", _act_words(act, qr), tap(functools.partial(desk.begin, act, table=n)))
                     for act in table.acts
-                ],
-                spacing=6,
-                horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+                ]
             )
         )
     if pending is not None:
         controls.append(_table_form(desk, table, pending, tap))
     return _card(controls, selected=opened or pending is not None)
+
+
+def _acts_menu(items: list[tuple[str, str, Callable[[], None]]]) -> ft.Control:
+    """An opened Actions menu: one button an act (identifier, words, tap), as wide as the widest."""
+    return ft.Column(
+        [button(identifier, words, fn, kind="tonal", expand=False) for identifier, words, fn in items],
+        spacing=6,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+    )
 
 
 def _teams(table: DeskTable) -> list[list[str]]:
@@ -460,19 +462,11 @@ def _entrant(desk: Desk, entrant: DeskEntrant, tap: Tap) -> ft.Control:
     controls: list[ft.Control] = [ft.Row(head, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
     if opened:
         controls.append(
-            ft.Column(
+            _acts_menu(
                 [
-                    button(
-                        f"{act}-{k}",
-                        ENTRANT_ACTS[act],
-                        tap(functools.partial(desk.begin, act, entrant=k)),
-                        kind="tonal",
-                        expand=False,
-                    )
+                    (f"{act}-{k}", ENTRANT_ACTS[act], tap(functools.partial(desk.begin, act, entrant=k)))
                     for act in entrant.acts
-                ],
-                spacing=6,
-                horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+                ]
             )
         )
     if pending is not None:
