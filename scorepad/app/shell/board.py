@@ -1,16 +1,14 @@
 """The shell shared by the boards that follow a round (the director's desk, the hall): tap guard, live follower.
 
 ``BoardPage`` reads its board (a view-model of ``scorepad.app.models``),
-follows the round's matches live through ``Follower`` (the store's commit
-listeners through ``LiveHub``, across server processes on PostgreSQL) and
-redraws; ``guarded_tap`` turns a refusal into one sentence on the page and a
-bug into the failed-page guard.
+follows the round's matches live through ``Follower`` (on the pages' one
+live path, ``live.Subscriptions``: the store's commit listeners through
+``LiveHub``, across server processes on PostgreSQL) and redraws.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -20,7 +18,7 @@ import flet as ft
 
 from scorepad.app.models.tournament import Board, BoardData, words_of
 from scorepad.app.shell.guard import PageGuard
-from scorepad.app.shell.live import relay_for, topic_of
+from scorepad.app.shell.live import Subscriptions, relay_for
 from scorepad.app.shell.pages import PageTasks
 from scorepad.store import Store, StoreError
 from scorepad.tournament.errors import TournamentError
@@ -32,33 +30,6 @@ SETTLE_SECONDS = 0.2
 # the whole round: with 100 tables entering, a change comes every few milliseconds. A confirmed hand is
 # still on the hall within about this and one reading of the round.
 BOARD_GAP_SECONDS = 1.0
-
-
-def guarded_tap(
-    page: ft.Page, fn: Callable[[], Any], *, said: Callable[[str], None], after: Callable[[], None], where: str
-) -> Callable[[], None]:
-    """A tournament page's tap handler: ``fn``, then ``after`` (the redraw); a refusal goes to ``said``.
-
-    A refusal or a database fault (``TournamentError``, ``StoreError``) is one
-    sentence and the page goes on; anything else is a bug and kills the page
-    (``PageGuard``, with ``where`` in the log). A tap that arrives after the
-    page died is dropped.
-    """
-
-    def handler() -> None:
-        guard = PageGuard.of(page)
-        if guard.dead:
-            return  # a tap the client sent on a control it drew before the page died
-        try:
-            fn()
-        except (TournamentError, StoreError) as err:
-            said(words_of(err))
-        except Exception as err:  # a bug: the page dies, never a traceback on it
-            guard.fail(err, where)
-            return
-        after()
-
-    return handler
 
 
 class Follower:
@@ -83,38 +54,24 @@ class Follower:
         self.page = page
         self.tasks = tasks
         self.guard = PageGuard.of(page)
-        self.relay = relay_for(store)
+        self.subscriptions = Subscriptions(page, relay_for(store), self._heard)
         self.on_change = on_change
         # The least seconds between the starts of two reloads.
         self.gap = gap
-        self.matches: set[int] = set()
         # A change is waiting for a reload; a reload is waiting or running; when the last one began.
         self.dirty = False
         self.running = False
         self.began = float("-inf")
-        self.relay.flet_hubs.add(page.session.connection.pubsubhub)
         self.key = page.session.id
         self.guard.stops(self.stop)
 
     def follow(self, match_ids: list[int]) -> None:
         """Follow exactly these matches."""
-        wanted = set(match_ids)
-        for match_id in self.matches - wanted:
-            self.page.pubsub.unsubscribe_topic(topic_of(match_id))
-            self.relay.hub.unwatch(f"{self.key}:{match_id}")
-        for match_id in wanted - self.matches:
-            self.page.pubsub.subscribe_topic(topic_of(match_id), self._heard)
-            self.relay.hub.watch(f"{self.key}:{match_id}", match_id)
-        self.matches = wanted
+        self.subscriptions.follow(match_ids)
 
     def stop(self) -> None:
-        """The page has gone: follow nothing (its session may be destroyed already, with its subscriptions)."""
-        for match_id in self.matches:
-            self.relay.hub.unwatch(f"{self.key}:{match_id}")
-        self.matches = set()
-        # A destroyed session raises here: Flet unsubscribed it when it closed.
-        with contextlib.suppress(RuntimeError):
-            self.page.pubsub.unsubscribe_all()
+        """The page has gone: follow nothing."""
+        self.subscriptions.stop()
 
     async def _heard(self, _topic: str, _change: Any) -> None:
         self.changed()

@@ -16,8 +16,9 @@ import flet as ft
 
 from scorepad.app.models.desk import Desk
 from scorepad.app.screens.desk import DeskScreen
-from scorepad.app.shell.board import BoardPage, guarded_tap
+from scorepad.app.shell.board import BoardPage
 from scorepad.app.shell.guard import PageGuard
+from scorepad.app.shell.taps import Dispatch
 from scorepad.store import Store
 
 
@@ -31,6 +32,7 @@ class DirectorPage(BoardPage):
         self.guard = PageGuard.of(page)
         self.bump: Callable[[], None] | None = None
         self.guard.revokes(self._sign_out)
+        self.act = Dispatch(self.guard, said=self._said, redraw=self._after, where="a director's tap")
         # A page that comes back after its connection dropped follows its round again.
         page.on_connect = lambda _e: self.follower.changed()
 
@@ -52,15 +54,14 @@ class DirectorPage(BoardPage):
 
     def tap(self, fn: Callable[[], Any]) -> Callable[[], None]:
         """A tap on the desk: ``fn`` (a desk act), then follow the round and redraw; a refusal is said."""
+        return self.act(fn)
 
-        def said(words: str) -> None:
-            self.desk.message = words
+    def _said(self, words: str) -> None:
+        self.desk.message = words
 
-        def after() -> None:
-            self.follower.follow(self.desk.match_ids())
-            self.draw()
-
-        return guarded_tap(self.page, fn, said=said, after=after, where="a director's tap")
+    def _after(self) -> None:
+        self.follower.follow(self.desk.match_ids())
+        self.draw()
 
     def save_cards(self) -> Callable[[], Awaitable[None]]:
         """The handler of *Table cards*: the round's cards as a PDF the browser saves (codes issued if needed)."""

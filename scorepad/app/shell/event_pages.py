@@ -49,13 +49,13 @@ from scorepad.app.screens.new_event import NewEventScreen
 from scorepad.app.screens.table_screen import PAGE_PAD, table_screen
 from scorepad.app.screens.watch import WatchScreen
 from scorepad.app.shell.audit_page import open_audit
-from scorepad.app.shell.board import BoardPage, Follower, close_page, guarded_tap
+from scorepad.app.shell.board import BoardPage, Follower, close_page
 from scorepad.app.shell.director import DirectorPage
 from scorepad.app.shell.guard import PageGuard
 from scorepad.app.shell.live import LiveScreen, relay_for
 from scorepad.app.shell.pages import PageTasks
 from scorepad.app.shell.router import resolve
-from scorepad.app.shell.taps import page_dispatch
+from scorepad.app.shell.taps import Dispatch, page_dispatch
 from scorepad.store import Store, StoreError
 from scorepad.tournament.errors import TournamentError
 
@@ -536,6 +536,7 @@ class CreatePage:
         self.guard = PageGuard.of(page)
         self.bump: Callable[[], None] | None = None
         self.director: DirectorPage | None = None  # once the event is created
+        self._act = Dispatch(self.guard, said=self._said, redraw=self.draw, where="a tap on the new event's page")
 
     def start(self) -> None:
         """Draw the form."""
@@ -547,13 +548,8 @@ class CreatePage:
     def _dead(self) -> ft.Control | None:
         return self.guard.view() if self.guard.dead else None
 
-    def _act(self, fn: Callable[..., Any], *args: Any) -> Callable[[], None]:
-        def said(words: str) -> None:
-            self.creation.message = words
-
-        return guarded_tap(
-            self.page, functools.partial(fn, *args), said=said, after=self.draw, where="a tap on the new event's page"
-        )
+    def _said(self, words: str) -> None:
+        self.creation.message = words
 
     def draw(self) -> None:
         """Redraw the form as the view-model stands (the director's page once the event is created)."""

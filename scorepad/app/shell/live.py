@@ -15,11 +15,12 @@ connected: a plain sentence, no session work.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import threading
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import flet as ft
@@ -107,6 +108,45 @@ def subscriptions(store: Store | None = None) -> int:
     return sum(relay.hub.watchers() for relay in relays)
 
 
+class Subscriptions:
+    """The one live path of a page: the matches it follows, and the changes of them delivered to it.
+
+    Every page that follows matches (the score-pad's and the table phone's
+    one match, the director's and the hall's round, a spectator's table)
+    subscribes here: on Flet's pub-sub, whose handlers run on the page's own
+    loop, and in the store's ``LiveHub``, which counts what this process
+    follows and, on PostgreSQL, hears the other processes' entries to it.
+    """
+
+    def __init__(self, page: ft.Page, relay: Relay, heard: Callable[[str, Change], Awaitable[None]]) -> None:
+        self.page = page
+        self.relay = relay
+        self.heard = heard
+        self.key = page.session.id
+        self.matches: frozenset[int] = frozenset()
+        relay.flet_hubs.add(page.session.connection.pubsubhub)
+
+    def follow(self, match_ids: Iterable[int]) -> None:
+        """Follow exactly these matches (none: the page hears nothing)."""
+        wanted = frozenset(match_ids)
+        for match_id in self.matches - wanted:
+            self.page.pubsub.unsubscribe_topic(topic_of(match_id))
+            self.relay.hub.unwatch(f"{self.key}:{match_id}")
+        for match_id in wanted - self.matches:
+            self.page.pubsub.subscribe_topic(topic_of(match_id), self.heard)
+            self.relay.hub.watch(f"{self.key}:{match_id}", match_id)
+        self.matches = wanted
+
+    def stop(self) -> None:
+        """The page has gone: follow nothing (its session may be destroyed already, with its subscriptions)."""
+        for match_id in self.matches:
+            self.relay.hub.unwatch(f"{self.key}:{match_id}")
+        self.matches = frozenset()
+        # A destroyed session raises here: Flet unsubscribed it when it closed.
+        with contextlib.suppress(RuntimeError):
+            self.page.pubsub.unsubscribe_all()
+
+
 class LiveScreen:
     """One page's dispatcher of live updates: follows the match the page shows, while the page is there.
 
@@ -120,9 +160,8 @@ class LiveScreen:
     def __init__(self, page: ft.Page, pad: ScorePad, relay: Relay) -> None:
         self.page = page
         self.pad = pad
-        self.relay = relay
         self.screen = page.session.id
-        self.topic: str | None = None
+        self.following = Subscriptions(page, relay, self.on_change)
         self.gone = False
         self.redraw: Callable[[], None] = lambda: None
         # Called before the redraw of a change without a revision (``Change.resync``: a hand confirmed
@@ -137,7 +176,6 @@ class LiveScreen:
         self.ended = False
         # What an unexpected failure of a live update does (main: the page dies, ``PageGuard``).
         self.failed: Callable[[BaseException], None] = lambda err: log.error("a live update failed", exc_info=err)
-        relay.flet_hubs.add(page.session.connection.pubsubhub)
         _screens[self.screen] = self
         log.debug("page %s opened", self.screen[:8])
 
@@ -150,23 +188,20 @@ class LiveScreen:
         if self.gone:
             return
         match_id = table.match_id if table is not None and self.pad.screen in (TABLE, SHEET) else None
-        topic = None if match_id is None else topic_of(match_id)
-        if topic == self.topic:
-            return
-        if self.topic is not None:
-            self.page.pubsub.unsubscribe_topic(self.topic)
-        if topic is not None:
-            self.page.pubsub.subscribe_topic(topic, self.on_change)
-        self.topic = topic
-        self.relay.hub.watch(self.screen, match_id)
-        log.debug("page %s follows %s; %d page(s) follow a match", self.screen[:8], topic, subscriptions())
+        wanted = frozenset() if match_id is None else frozenset([match_id])
+        if wanted != self.following.matches:
+            self.following.follow(wanted)
+            log.debug("page %s follows %s; %d page(s) follow a match", self.screen[:8], match_id, subscriptions())
+
+    @property
+    def topic(self) -> str | None:
+        """The pub-sub topic of the match the page follows now (None: it follows none)."""
+        return next((topic_of(match_id) for match_id in self.following.matches), None)
 
     def stop(self) -> None:
         """The page disconnected or closed: it hears nothing more until it comes back."""
         self.gone = True
-        self.page.pubsub.unsubscribe_all()
-        self.topic = None
-        self.relay.hub.unwatch(self.screen)
+        self.following.stop()
         log.debug("page %s left; %d page(s) follow a match", self.screen[:8], subscriptions())
 
     def end(self) -> None:
