@@ -143,6 +143,25 @@ def test_a_forfeit_picks_who_from_the_table_and_is_taken_back(desk: Desk) -> Non
     assert desk.table_numbered(2).state == "not started"  # type: ignore[union-attr]
 
 
+def test_a_live_reload_brings_the_audit_and_the_entrants_another_director_changed(desk: Desk) -> None:
+    """The desk's page reloads in the background when a followed match changes (``read`` then ``show``).
+
+    That reload must bring the event's audit too: the audit lines and the
+    entrants drawn from it (withdrawn or not) would otherwise stay as they
+    were at this desk's own last act.
+    """
+    other = Desk(desk.service, desk.event_id, source="second-director-phone")
+    assert other.sign_in(PASSWORD), other.message
+    dee = next(e for e in other.desk_entrants() if e.name == "Dee")
+    other.begin("withdraw", entrant=dee.number)
+    assert other.carry_out(), other.message
+    assert not any(line.endswith(": withdraw") for line in desk.audit_lines()), "nothing read yet"
+    desk.show(desk.read())  # what the page's live reload does, in a worker thread then on the page
+    assert desk.audit_lines()[0].endswith("director: withdraw"), desk.audit_lines()[:3]
+    withdrawn = next(e for e in desk.desk_entrants() if e.name == "Dee")
+    assert withdrawn.withdrawn and "withdraw" not in withdrawn.acts
+
+
 def test_entrants_are_kept_apart_withdrawn_and_swapped_by_picking(desk: Desk) -> None:
     people = {e.name: e for e in desk.desk_entrants()}
     assert [e.number for e in desk.desk_entrants()] == [1, 2, 3, 4]

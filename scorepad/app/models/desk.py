@@ -23,11 +23,19 @@ from __future__ import annotations
 
 import urllib.parse
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scorepad.app.models.links import page_link
-from scorepad.app.models.tournament import Board, Creation, parse_tables, standing_words, table_state_words, words_of
+from scorepad.app.models.tournament import (
+    Board,
+    BoardData,
+    Creation,
+    parse_tables,
+    standing_words,
+    table_state_words,
+    words_of,
+)
 from scorepad.rules import SniffError
 from scorepad.store import StoreError
 from scorepad.tournament import TournamentService
@@ -135,10 +143,15 @@ class Desk(Board):
         """The director has signed in on this page."""
         return self.token is not None
 
-    def load(self) -> None:
-        """Read the event, its round, the standings and the audit again. Raises ``TournamentError`` for no event."""
-        super().load()
-        self.audit = self.service.audit(self.token, self.event_id)
+    def read(self) -> BoardData:
+        """The board's reading and the event's audit (so a live reload brings both). Raises ``TournamentError``."""
+        data = super().read()
+        return replace(data, audit=self.service.audit(self.token, self.event_id))
+
+    def show(self, data: BoardData) -> None:
+        """Show what ``read`` read, the audit (and the entrants it names) included."""
+        super().show(data)
+        self.audit = data.audit
 
     def round_open(self) -> bool:
         """A round is paired and not locked (its tables play)."""

@@ -275,6 +275,8 @@ class BoardData:
     loaded_at: float
     # The round's matches as they stand now, by match id (the hall's live scores; empty for the others).
     live: dict[int, Any] = field(default_factory=dict)
+    # The event's audit, oldest first (the director's desk; empty for the others).
+    audit: list[Any] = field(default_factory=list)
 
 
 class Board:
