@@ -23,16 +23,20 @@ from flet.messaging.session import Session
 from flet.pubsub.pubsub_hub import PubSubHub
 
 from scorepad.access import Caller
+from scorepad.app.models.desk import Desk
 from scorepad.app.models.notices import change_words, entry_words
 from scorepad.app.shell import live as sessions
 from scorepad.app.shell.live import subscriptions
 from scorepad.app.shell.page import make_main
 from scorepad.app.shell.pages import PageCounter
 from scorepad.store import Store
+from scorepad.tournament import TournamentService
 
 from .wiring import FakeConnection, Wired
 
 pytestmark = pytest.mark.asyncio
+
+DIRECTOR_PASSWORD = "a long director password"
 
 
 class AnsweringConnection(FakeConnection):
@@ -240,6 +244,34 @@ async def test_a_tap_made_on_a_state_another_page_moved_past_is_refused(pages: A
     await second.drawn()
     await lay(second, "5-6")
     assert second.message() is None
+    assert [e["play"] for h in store.export_record(match_id)["hands"] for e in h["events"]] == ["5-5", "5-6"]
+
+
+async def test_a_tournament_phone_taps_after_its_partners_entry_without_a_refusal(pages: Any, store: Store) -> None:
+    """Both phones of a table follow the match; the one that did not enter must not be refused as stale.
+
+    The entry the partner's phone made becomes what this phone's writes are
+    checked against once this phone has drawn it (it answers a round trip),
+    as on the score-pad's pages; its next tap then goes through.
+    """
+    service = TournamentService(store)
+    event_id = service.create_event(name="Open", password=DIRECTOR_PASSWORD, rounds=2, seed="s")
+    desk = Desk(service, event_id, source="director-phone")
+    assert desk.sign_in(DIRECTOR_PASSWORD), desk.message
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        assert desk.register(name), desk.message
+    assert desk.pair(), desk.message
+    one = await pages(f"/event/{event_id}/table?code={desk.codes[1]}")
+    two = await pages(f"/event/{event_id}/table?code={desk.codes[1]}")
+    await one.tap("setter-0")
+    await one.tap("next-hand")
+    await lay(one, "5-5")
+    await two.wait_text("board-count", "10")
+    await two.drawn()
+    await lay(two, "5-6")
+    assert two.message() is None
+    assert two.text("board-count") == "16"
+    match_id = next(t.match_id for t in desk.round.tables if t.number == 1)
     assert [e["play"] for h in store.export_record(match_id)["hands"] for e in h["events"]] == ["5-5", "5-6"]
 
 

@@ -241,14 +241,21 @@ class TablePage:
             return framed(body)
         return self._table()
 
-    def revision(self) -> int | None:
-        """The revision of the match the page shows (None before it joined)."""
-        return None if self.pad is None else revision_of(self.pad.table.state)
+    async def drawn(self, table: Table | None, state: Any) -> None:
+        """The page's redraw of ``state`` has gone to its connection: the timing log's ``sent``, then the page's answer.
 
-    async def drawn(self) -> None:
-        """The page's redraw of a new revision has gone to its connection (the timing log's ``sent``)."""
-        if timing.ENABLED and self.pad is not None:
-            timing.sent(self.page.session.id, self.pad.table.match_id, self.revision())
+        A state the partner's phone (or the director) made becomes what this
+        phone's writes are checked against once the phone has answered a
+        round trip sent after drawing it (``LiveScreen.confirm_shown``), as
+        on the score-pad's pages: until then a tap on it was made on what the
+        phone showed before.
+        """
+        if table is None:
+            return
+        if timing.ENABLED:
+            timing.sent(self.page.session.id, table.match_id, revision_of(state))
+        if self.live is not None:
+            await self.live.confirm_shown(table, state)
 
     def _typed(self, e: Any) -> None:
         self.code = e.control.value or ""
@@ -380,8 +387,14 @@ def TableDeviceScreen(screen: TablePage) -> ft.Control:
     """A table phone's page (``TablePage``): redrawn by ``screen.draw()``; a dead page shows ``PageGuard``'s view."""
     _draws, set_draws = ft.use_state(0)
     screen.bump = lambda: set_draws(lambda n: n + 1)
+    table = screen.pad.table if screen.pad is not None else None
+    state = table.state if table is not None else None
+
+    async def drawn() -> None:
+        await screen.drawn(table, state)
+
     # After the redraw of a new revision has been handed to the connection (Flet runs effects after its patch).
-    ft.use_effect(screen.drawn, dependencies=[screen.revision()])
+    ft.use_effect(drawn, dependencies=[id(table), revision_of(state)])
     guard = PageGuard.of(screen.page)
     if guard.dead:
         return guard.view()
