@@ -271,10 +271,10 @@ class HandState:
         Returns the referee's account of the event. Raises IllegalEventError
         with one plain sentence when the rules refuse it; the hand is unchanged.
         """
-        kind = _KIND_INDEX.get(type(event))
-        if kind is None:
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
             raise IllegalEventError(f"not an event: {event!r}")
-        outcome = _HANDLERS[kind](self, event)
+        outcome = handler(self, event)
         self._events.append(event)
         self.outcomes.append(outcome)
         return outcome
@@ -284,10 +284,11 @@ class HandState:
             self._require_in_play(ev.by)
         rules = self.rules
         seat = self.turn
-        known = _FAST_TILES.get(ev.tile) if rules.max_pip == 6 and type(ev.tile) is str else None
+        written = ev.tile
+        known = _FAST_TILES.get(written) if rules.max_pip == 6 and type(written) is str else None
         if known is None:
             try:
-                tile = parse_tile(ev.tile, rules.max_pip)
+                tile = parse_tile(written, rules.max_pip)
             except SniffError as err:
                 raise IllegalEventError(str(err)) from None
             known = (tile, key(*tile), f"{tile[0]}-{tile[1]}")
@@ -306,7 +307,7 @@ class HandState:
         self.visit_draws = 0
         self.passes = 0
         board_count = layout.board_count
-        score = score_of(board_count)
+        score = board_count if board_count > 0 and board_count % 5 == 0 else 0  # score_of, inlined on the hot path
         flags: tuple[str, ...] = ()
         if is_set or (ev.call is None or ev.call == score):
             # Called exactly right; Smartt §4.2: the set scores its count without a call, unflagged.
@@ -580,14 +581,13 @@ class HandState:
         return totals
 
 
-_KINDS: tuple[type, ...] = (Play, Draw, Pass, Muggins, Renege, Adjust, Void)
-_KIND_INDEX = {kind: index for index, kind in enumerate(_KINDS)}
-_HANDLERS: tuple[Callable[[HandState, Any], dict[str, Any]], ...] = (
-    HandState._play,
-    HandState._draw,
-    HandState._pass,
-    HandState._muggins,
-    HandState._renege,
-    HandState._adjust,
-    HandState._void,
-)
+# Each kind of event with the method that judges it: one look-up by the event's exact type.
+_HANDLERS: dict[type, Callable[[HandState, Any], dict[str, Any]]] = {
+    Play: HandState._play,
+    Draw: HandState._draw,
+    Pass: HandState._pass,
+    Muggins: HandState._muggins,
+    Renege: HandState._renege,
+    Adjust: HandState._adjust,
+    Void: HandState._void,
+}

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from scorepad.rules.errors import IllegalEventError
 from scorepad.rules.events import POSITIONS
-from scorepad.rules.tiles import key, text
+from scorepad.rules.tiles import SORTED_PAIRS, key, text
 
 LINE = ("left", "right")
 SHORT = ("up", "down")
@@ -66,13 +66,13 @@ class Layout:
         self.sniff_index = -1
         # Placements are kept as plain tuples (the fields of Placement): the garbage
         # collector stops tracking a plain tuple of plain values, but never a named tuple.
-        self._arms: dict[str, list[_Placed]] = {p: [] for p in POSITIONS}
+        self._arms: dict[str, list[_Placed]] = {"left": [], "right": [], "up": [], "down": []}  # POSITIONS
         self._placed: list[_Placed] = []
         self._count = 0
         self._ends: dict[str, int] = {}
         self._ends_view: MappingProxyType[str, int] = MappingProxyType(self._ends)
         # What each end adds to the board count, the Sniff aside; kept up to date play by play.
-        self._points = dict.fromkeys(POSITIONS, 0)
+        self._points = {"left": 0, "right": 0, "up": 0, "down": 0}  # POSITIONS, written out: one a hand
 
     # -- reading ---------------------------------------------------------------
 
@@ -170,30 +170,28 @@ class Layout:
         it is the set, ``at`` is not open, or the tile does fit ``at``; the
         layout is unchanged.
         """
-        return Placement._make(self._lay(tile, at, stands))
+        self.lay(tile, at, stands=stands)
+        return Placement._make(self._placed[-1])  # every tile laid is appended there, the last one this one
 
     def lay(self, tile: tuple[int, int], at: str | None = None, *, stands: bool = False) -> str:
         """Lay ``tile`` as ``place`` does and return only where it went (``set``, ``left``, ...).
 
         The hand's own path: a replay lays every tile and needs only its position,
-        so no ``Placement`` is built for it.
+        so no ``Placement`` is built for it. Raises IllegalEventError as ``place`` does.
         """
-        return self._lay(tile, at, stands)[1]
-
-    def _lay(self, tile: tuple[int, int], at: str | None, stands: bool) -> _Placed:
-        """``place``'s work: the placement as a plain tuple."""
         a, b = tile
         if self.set_tile is None:
             if stands:
                 raise IllegalEventError(f"the set can never stand as an illegal coupling; {text(tile)} is the set")
             if at not in (None, "set"):
                 raise IllegalEventError(f"the first tile is the set and takes no 'at' (got {at!r})")
-            return self._lay_set(tile)
+            self._lay_set(tile)
+            return "set"
         if at == "set":
             raise IllegalEventError(f"the set is already down; {text(tile)} must couple to an open end")
         ends = self._ends
         if stands:
-            return self._lay_stood(tile, at)
+            return self._lay_stood(tile, at)[1]
         if at is None:
             where = [pos for pos, value in ends.items() if value in (a, b)]
             if not where:
@@ -212,7 +210,8 @@ class Layout:
                 f"{text(tile)} does not fit the {at} end, which shows {value}"
                 f" (open ends: {self.describe_open_ends()}){also}"
             )
-        return self._couple(tile, at, value, b if a == value else a)
+        self._couple(tile, at, value, b if a == value else a)
+        return at
 
     def _lay_stood(self, tile: tuple[int, int], at: str | None) -> _Placed:
         """An illegal coupling that stood (records.md §4): first value against the end, second outward."""
@@ -285,7 +284,9 @@ class Layout:
         double = a == b
         count, here, bare = self._after(at, outer, double)
         becomes_sniff = double and self.sniff_rule and self.sniff_value is None
-        placed = ((a, b) if a <= b else (b, a), at, inner, outer, double, becomes_sniff)
+        # The shared sorted pair, not a new one: a placement lives as long as the match.
+        pair = SORTED_PAIRS.get(tile) if type(tile) is tuple else None
+        placed = (pair or key(a, b), at, inner, outer, double, becomes_sniff)
         arm = self._arms[at]
         if becomes_sniff:
             # Smartt §6: the first double is the Sniff wherever it falls; laid on an

@@ -65,6 +65,12 @@ def text(tile: tuple[int, int]) -> str:
     return f"{tile[0]}-{tile[1]}"
 
 
+# Every tile of a double-nine set, written either way round, with its sorted pair: a look-up
+# returns one shared tuple, where ``key`` makes a new one each time. The layout keeps one pair
+# for every tile laid, and each new object is one more for the cyclic collector to walk.
+SORTED_PAIRS: dict[tuple[int, int], Tile] = {(a, b): key(a, b) for a in range(10) for b in range(10)}
+
+
 @cache
 def full_set(max_pip: int = 6) -> tuple[Tile, ...]:
     """Every tile of a double-``max_pip`` set (28 for double-six, 55 for double-nine)."""
