@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from scorepad.rules.errors import IllegalEventError
 from scorepad.rules.events import POSITIONS
-from scorepad.rules.tiles import SORTED_PAIRS, key, text
+from scorepad.rules.tiles import SORTED_PAIRS, text
 
 LINE = ("left", "right")
 SHORT = ("up", "down")
@@ -32,6 +32,22 @@ class Placement(NamedTuple):
 
 # A placement's fields as a plain tuple (see ``Layout.__init__``).
 _Placed = tuple[tuple[int, int], str, int, int, bool, bool]
+
+# Every placement a tile coupled to an open end can make, made once, by the end, whether it
+# becomes the Sniff, and the values against the end and facing out (pips 0-9: a double-nine set
+# at most): ``_COUPLED[at][sniff][inner][outer]``. A placement is a value, so the same one laid
+# in two hands can be the same tuple; a match keeps one for every tile laid, and each new object
+# would be one more for the cyclic collector to walk and more memory to fill.
+_COUPLED: dict[str, tuple[tuple[tuple[_Placed, ...], ...], ...]] = {
+    at: tuple(
+        tuple(
+            tuple((SORTED_PAIRS[inner][outer], at, inner, outer, inner == outer, sniff) for outer in range(10))
+            for inner in range(10)
+        )
+        for sniff in (False, True)
+    )
+    for at in POSITIONS
+}
 
 
 class Layout:
@@ -210,7 +226,7 @@ class Layout:
                 f"{text(tile)} does not fit the {at} end, which shows {value}"
                 f" (open ends: {self.describe_open_ends()}){also}"
             )
-        self._couple(tile, at, value, b if a == value else a)
+        self._couple(at, value, b if a == value else a)
         return at
 
     def _lay_stood(self, tile: tuple[int, int], at: str | None) -> _Placed:
@@ -228,7 +244,7 @@ class Layout:
             raise IllegalEventError(
                 f"{text(tile)} fits the {at} end, which shows {value}: a legal play is not marked 'stands'"
             )
-        return self._couple(tile, at, a, b)
+        return self._couple(at, a, b)
 
     def count_if(self, tile: tuple[int, int], at: str | None) -> int:
         """The board count laying ``tile`` at ``at`` would make, the layout unchanged (the analysis's probes).
@@ -277,16 +293,13 @@ class Layout:
             count += self.sniff_value * (2 if uncovered > 2 else uncovered)
         return count, here, bare
 
-    def _couple(self, tile: tuple[int, int], at: str, inner: int, outer: int) -> _Placed:
+    def _couple(self, at: str, inner: int, outer: int) -> _Placed:
         """Lay ``tile`` at the open end ``at`` with ``inner`` against it and ``outer`` facing out."""
-        a, b = tile
         ends = self._ends
-        double = a == b
+        double = inner == outer
         count, here, bare = self._after(at, outer, double)
         becomes_sniff = double and self.sniff_rule and self.sniff_value is None
-        # The shared sorted pair, not a new one: a placement lives as long as the match.
-        pair = SORTED_PAIRS.get(tile) if type(tile) is tuple else None
-        placed = (pair or key(a, b), at, inner, outer, double, becomes_sniff)
+        placed = _COUPLED[at][becomes_sniff][inner][outer]
         arm = self._arms[at]
         if becomes_sniff:
             # Smartt §6: the first double is the Sniff wherever it falls; laid on an
@@ -312,7 +325,7 @@ class Layout:
         double = a == b
         if double and self.sniff_rule:
             self.sniff_value, self.sniff_at = a, "set"
-        placed: _Placed = (key(a, b), "set", a, b, double, double and self.sniff_rule)
+        placed: _Placed = (SORTED_PAIRS[a][b], "set", a, b, double, double and self.sniff_rule)
         self._placed.append(placed)
         if self.sniff_at != "set":
             self._points["left"], self._points["right"] = a, b  # Smartt §7.1: the set alone counts both ends

@@ -65,10 +65,11 @@ def text(tile: tuple[int, int]) -> str:
     return f"{tile[0]}-{tile[1]}"
 
 
-# Every tile of a double-nine set, written either way round, with its sorted pair: a look-up
-# returns one shared tuple, where ``key`` makes a new one each time. The layout keeps one pair
-# for every tile laid, and each new object is one more for the cyclic collector to walk.
-SORTED_PAIRS: dict[tuple[int, int], Tile] = {(a, b): key(a, b) for a in range(10) for b in range(10)}
+# The sorted pair of every tile of a double-nine set, by its two values either way round:
+# ``SORTED_PAIRS[a][b] == key(a, b)``, one shared tuple where ``key`` makes a new one each time.
+# The layout keeps a pair for every tile laid, and each new object is one more for the cyclic
+# collector to walk; two indexings are also cheaper than hashing a pair for a dictionary.
+SORTED_PAIRS: tuple[tuple[Tile, ...], ...] = tuple(tuple(key(a, b) for b in range(10)) for a in range(10))
 
 
 @cache
