@@ -107,8 +107,6 @@ def _play_hands(rng: random.Random, match: MatchState, deck: list[tuple[int, int
         work.tiles_drawn += _play_hand(rng, match, hand, held, boneyard)
         work.hands += 1
         work.ends[hand.how] = work.ends.get(hand.how, 0) + 1
-        if hand.winner() is not None:
-            work.games += 1
 
 
 def _play_hand(
@@ -180,6 +178,9 @@ def _tally(work: Workload, match: MatchState) -> None:
             if score > 0:
                 scoring_plays += 1
                 points += score
+    # Each game won starts the next game's number (MatchState.game): the games won are
+    # counted once here, where asking every hand for its winner would settle its scores again.
+    work.games += match.game - 1
     work.events += events
     work.tiles_laid += tiles_laid
     work.scoring_plays += scoring_plays
