@@ -125,10 +125,10 @@ def _play_hand(
     set_tile = (a, b) if rng.random() < 0.5 else (b, a)
     hand.apply(Play(TILE_TEXT[set_tile]))
     ends = hand.layout.open_ends()  # a live read-only view
+    open_now = tuple(ends.items())  # read again only when a tile is laid: nothing else moves the ends
     while hand.how is IN_PROGRESS:  # a HandEnd member, so the same object
         seat = hand.turn
         hand_tiles = held[seat]
-        open_now = tuple(ends.items())
         moves = [(t, pos) for t in hand_tiles for pos, v in open_now if v in t]
         if not moves:
             drawn, may_draw = 0, hand.drawable
@@ -151,13 +151,15 @@ def _play_hand(
         pick = getrandbits(bits)
         while pick >= count:
             pick = getrandbits(bits)
-        tile, pos = moves[pick]
+        move = moves[pick]
+        tile, pos = move
         hand_tiles.remove(tile)
         if rng.random() < MISCALL_RATE:
             call, fix = rng.choice(CALLS), rng.random() < FIX_RATE
             hand.apply(Play(TILE_TEXT[tile], at=pos, call=call, fix=fix))
         else:
-            hand.apply(PLAIN_PLAYS[tile, pos])
+            hand.apply(PLAIN_PLAYS[move])
+        open_now = tuple(ends.items())
         if hand.claim_open and rng.random() < CLAIM_RATE:
             opponents = [s for s in range(rules.players) if rules.side_of(s) != rules.side_of(seat)]
             hand.apply(Muggins(rng.choice(opponents)))
@@ -171,9 +173,8 @@ def _tally(work: Workload, match: MatchState) -> None:
     events = tiles_laid = scoring_plays = points = 0
     for hand in match.hands:
         events += len(hand.outcomes)
+        tiles_laid += len(hand.played)  # every play accepted lays a tile not laid before in the hand
         for outcome in hand.outcomes:
-            if outcome["event"] == "play":
-                tiles_laid += 1
             score = outcome.get("score", 0)
             if score > 0:
                 scoring_plays += 1

@@ -148,10 +148,12 @@ class HandState:
     @property
     def drawable(self) -> int:
         """How many more tiles the player to move may draw on this visit."""
-        available = self.boneyard - self.rules.protected
-        if self.rules.draw_limit is not None:
-            available = min(available, self.rules.draw_limit - self.visit_draws)
-        return max(0, available)
+        rules = self.rules
+        available = self.boneyard - rules.protected
+        if rules.draw_limit is not None and rules.draw_limit - self.visit_draws < available:
+            available = rules.draw_limit - self.visit_draws
+        # min and max written as comparisons: asked on every turn that draws or passes.
+        return available if available > 0 else 0
 
     @property
     def can_pass(self) -> bool:
