@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 
 from scorepad.gc_pause import cyclic_gc_paused
-from scorepad.rules import Draw, MatchState, Muggins, Pass, Play, make_ruleset
+from scorepad.rules import Draw, IllegalEventError, MatchState, Muggins, Pass, Play, make_ruleset
 from scorepad.rules.events import POSITIONS
 from scorepad.rules.hand import BLOCKED, IN_PROGRESS, OUT, HandState
 from scorepad.rules.tiles import full_set
@@ -26,6 +26,10 @@ TILE_TEXT = {(a, b): f"{a}-{b}" for a in range(10) for b in range(10)}
 # same play laid in two hands can be the same object (the record reader shares them alike),
 # and building a frozen dataclass field by field is a good part of a play's cost.
 PLAIN_PLAYS = {(tile, at): Play(text, at=at) for tile, text in TILE_TEXT.items() for at in POSITIONS}
+# Draws and the pass, made once for the same reason: every object a hand keeps is one more
+# for the cyclic collector to walk once the run is over (see scorepad.gc_pause).
+DRAWS = {count: Draw(count) for count in range(1, 64)}
+PASS = Pass()
 
 
 @dataclass
@@ -88,11 +92,14 @@ def _play_hands(rng: random.Random, match: MatchState, deck: list[tuple[int, int
     """Deal and play ``hands`` hands in a row, each through ``_play_hand``."""
     ruleset, players = match.rules, match.rules.players
     for _ in range(hands):
-        nxt = match.next_setter()
-        setter = nxt.default
-        if setter is None:
-            setter = rng.choice(sorted(nxt.allowed) if nxt.allowed else range(players))
-        hand = match.start_hand(setter)
+        try:
+            # Most hands: the rules name the setter (the rotation, whoever went out), and
+            # start_hand asks them itself; asking first as well would ask twice a hand.
+            hand = match.start_hand()
+        except IllegalEventError:
+            # The rules leave the choice to the table (the first hand, a block): choose at random.
+            nxt = match.next_setter()
+            hand = match.start_hand(rng.choice(sorted(nxt.allowed) if nxt.allowed else range(players)))
         rng.shuffle(deck)
         each = ruleset.tiles_each
         held = [deck[seat * each : (seat + 1) * each] for seat in range(players)]
@@ -100,8 +107,6 @@ def _play_hands(rng: random.Random, match: MatchState, deck: list[tuple[int, int
         work.tiles_drawn += _play_hand(rng, match, hand, held, boneyard)
         work.hands += 1
         work.ends[hand.how] = work.ends.get(hand.how, 0) + 1
-        if hand.winner() is not None:
-            work.games += 1
 
 
 def _play_hand(
@@ -114,15 +119,16 @@ def _play_hand(
     """Play one hand at random through ``hand.apply``; return how many tiles were drawn."""
     tiles_drawn = 0
     rules = match.rules
+    getrandbits = rng.getrandbits
     seat = hand.turn
     a, b = held[seat].pop(rng.randrange(len(held[seat])))
     set_tile = (a, b) if rng.random() < 0.5 else (b, a)
     hand.apply(Play(TILE_TEXT[set_tile]))
     ends = hand.layout.open_ends()  # a live read-only view
-    while hand.how == IN_PROGRESS:
+    open_now = tuple(ends.items())  # read again only when a tile is laid: nothing else moves the ends
+    while hand.how is IN_PROGRESS:  # a HandEnd member, so the same object
         seat = hand.turn
         hand_tiles = held[seat]
-        open_now = tuple(ends.items())
         moves = [(t, pos) for t in hand_tiles for pos, v in open_now if v in t]
         if not moves:
             drawn, may_draw = 0, hand.drawable
@@ -133,17 +139,27 @@ def _play_hand(
                 moves = [(tile, pos) for pos, v in open_now if v in tile]
             if drawn:
                 tiles_drawn += drawn
-                hand.apply(Draw(drawn))
+                hand.apply(DRAWS[drawn])
             if not moves:
-                hand.apply(Pass())
+                hand.apply(PASS)
                 continue
-        tile, pos = rng.choice(moves)
+        # rng.choice(moves), drawn exactly as Random.choice draws (Random._randbelow: the fewest
+        # bits that can name every move, drawn again while too large), so a seed plays the same
+        # hands; written out, it costs one call where rng.choice makes three on every play.
+        count = len(moves)
+        bits = count.bit_length()
+        pick = getrandbits(bits)
+        while pick >= count:
+            pick = getrandbits(bits)
+        move = moves[pick]
+        tile, pos = move
         hand_tiles.remove(tile)
         if rng.random() < MISCALL_RATE:
             call, fix = rng.choice(CALLS), rng.random() < FIX_RATE
             hand.apply(Play(TILE_TEXT[tile], at=pos, call=call, fix=fix))
         else:
-            hand.apply(PLAIN_PLAYS[tile, pos])
+            hand.apply(PLAIN_PLAYS[move])
+        open_now = tuple(ends.items())
         if hand.claim_open and rng.random() < CLAIM_RATE:
             opponents = [s for s in range(rules.players) if rules.side_of(s) != rules.side_of(seat)]
             hand.apply(Muggins(rng.choice(opponents)))
@@ -154,12 +170,19 @@ def _play_hand(
 
 def _tally(work: Workload, match: MatchState) -> None:
     """Count events, tiles laid and scores over every hand, once, after the run."""
+    events = tiles_laid = scoring_plays = points = 0
     for hand in match.hands:
-        work.events += len(hand.outcomes)
+        events += len(hand.outcomes)
+        tiles_laid += len(hand.played)  # every play accepted lays a tile not laid before in the hand
         for outcome in hand.outcomes:
-            if outcome["event"] == "play":
-                work.tiles_laid += 1
             score = outcome.get("score", 0)
             if score > 0:
-                work.scoring_plays += 1
-                work.points += score
+                scoring_plays += 1
+                points += score
+    # Each game won starts the next game's number (MatchState.game): the games won are
+    # counted once here, where asking every hand for its winner would settle its scores again.
+    work.games += match.game - 1
+    work.events += events
+    work.tiles_laid += tiles_laid
+    work.scoring_plays += scoring_plays
+    work.points += points

@@ -148,10 +148,12 @@ class HandState:
     @property
     def drawable(self) -> int:
         """How many more tiles the player to move may draw on this visit."""
-        available = self.boneyard - self.rules.protected
-        if self.rules.draw_limit is not None:
-            available = min(available, self.rules.draw_limit - self.visit_draws)
-        return max(0, available)
+        rules = self.rules
+        available = self.boneyard - rules.protected
+        if rules.draw_limit is not None and rules.draw_limit - self.visit_draws < available:
+            available = rules.draw_limit - self.visit_draws
+        # min and max written as comparisons: asked on every turn that draws or passes.
+        return available if available > 0 else 0
 
     @property
     def can_pass(self) -> bool:
@@ -271,23 +273,24 @@ class HandState:
         Returns the referee's account of the event. Raises IllegalEventError
         with one plain sentence when the rules refuse it; the hand is unchanged.
         """
-        kind = _KIND_INDEX.get(type(event))
-        if kind is None:
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
             raise IllegalEventError(f"not an event: {event!r}")
-        outcome = _HANDLERS[kind](self, event)
+        outcome = handler(self, event)
         self._events.append(event)
         self.outcomes.append(outcome)
         return outcome
 
     def _play(self, ev: Play) -> dict[str, Any]:
-        if self.how != IN_PROGRESS or (ev.by is not None and ev.by != self.turn):
+        if self.how is not IN_PROGRESS or (ev.by is not None and ev.by != self.turn):
             self._require_in_play(ev.by)
         rules = self.rules
         seat = self.turn
-        known = _FAST_TILES.get(ev.tile) if rules.max_pip == 6 and type(ev.tile) is str else None
+        written = ev.tile
+        known = _FAST_TILES.get(written) if rules.max_pip == 6 and type(written) is str else None
         if known is None:
             try:
-                tile = parse_tile(ev.tile, rules.max_pip)
+                tile = parse_tile(written, rules.max_pip)
             except SniffError as err:
                 raise IllegalEventError(str(err)) from None
             known = (tile, key(*tile), f"{tile[0]}-{tile[1]}")
@@ -306,7 +309,7 @@ class HandState:
         self.visit_draws = 0
         self.passes = 0
         board_count = layout.board_count
-        score = score_of(board_count)
+        score = board_count if board_count > 0 and board_count % 5 == 0 else 0  # score_of, inlined on the hot path
         flags: tuple[str, ...] = ()
         if is_set or (ev.call is None or ev.call == score):
             # Called exactly right; Smartt §4.2: the set scores its count without a call, unflagged.
@@ -533,6 +536,7 @@ class HandState:
                 f"'remaining' needs one entry a seat ({rules.players}), each a list of tiles or a pip total"
             )
         open_values = set(self.layout.open_ends().values())
+        blocked = self.how is BLOCKED
         listed: set[tuple[int, int]] = set()
         totals = []
         for seat, entry in enumerate(remaining):
@@ -557,13 +561,13 @@ class HandState:
                         raise IllegalEventError(f"seat {seat} lists {item}, which has been played")
                     if tile_key in listed:
                         raise IllegalEventError(f"{item} is listed twice in 'remaining'")
-                    if self.how == BLOCKED and (tile[0] in open_values or tile[1] in open_values):
+                    if blocked and (tile[0] in open_values or tile[1] in open_values):
                         raise IllegalEventError(
                             f"seat {seat} lists {item}, which fits an open end"
                             f" ({self.layout.describe_open_ends()}), so the hand was not blocked"
                         )
                     listed.add(tile_key)
-                    total += pips(tile)
+                    total += tile[0] + tile[1]  # pips(tile), inlined: once for every tile left in every hand
             elif isinstance(entry, int) and not isinstance(entry, bool):
                 lightest, heaviest = self.pip_range(seat)
                 if not lightest <= entry <= heaviest:
@@ -580,14 +584,13 @@ class HandState:
         return totals
 
 
-_KINDS: tuple[type, ...] = (Play, Draw, Pass, Muggins, Renege, Adjust, Void)
-_KIND_INDEX = {kind: index for index, kind in enumerate(_KINDS)}
-_HANDLERS: tuple[Callable[[HandState, Any], dict[str, Any]], ...] = (
-    HandState._play,
-    HandState._draw,
-    HandState._pass,
-    HandState._muggins,
-    HandState._renege,
-    HandState._adjust,
-    HandState._void,
-)
+# Each kind of event with the method that judges it: one look-up by the event's exact type.
+_HANDLERS: dict[type, Callable[[HandState, Any], dict[str, Any]]] = {
+    Play: HandState._play,
+    Draw: HandState._draw,
+    Pass: HandState._pass,
+    Muggins: HandState._muggins,
+    Renege: HandState._renege,
+    Adjust: HandState._adjust,
+    Void: HandState._void,
+}

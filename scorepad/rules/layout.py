@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from scorepad.rules.errors import IllegalEventError
 from scorepad.rules.events import POSITIONS
-from scorepad.rules.tiles import key, text
+from scorepad.rules.tiles import SORTED_PAIRS, text
 
 LINE = ("left", "right")
 SHORT = ("up", "down")
@@ -32,6 +32,22 @@ class Placement(NamedTuple):
 
 # A placement's fields as a plain tuple (see ``Layout.__init__``).
 _Placed = tuple[tuple[int, int], str, int, int, bool, bool]
+
+# Every placement a tile coupled to an open end can make, made once, by the end, whether it
+# becomes the Sniff, and the values against the end and facing out (pips 0-9: a double-nine set
+# at most): ``_COUPLED[at][sniff][inner][outer]``. A placement is a value, so the same one laid
+# in two hands can be the same tuple; a match keeps one for every tile laid, and each new object
+# would be one more for the cyclic collector to walk and more memory to fill.
+_COUPLED: dict[str, tuple[tuple[tuple[_Placed, ...], ...], ...]] = {
+    at: tuple(
+        tuple(
+            tuple((SORTED_PAIRS[inner][outer], at, inner, outer, inner == outer, sniff) for outer in range(10))
+            for inner in range(10)
+        )
+        for sniff in (False, True)
+    )
+    for at in POSITIONS
+}
 
 
 class Layout:
@@ -66,13 +82,13 @@ class Layout:
         self.sniff_index = -1
         # Placements are kept as plain tuples (the fields of Placement): the garbage
         # collector stops tracking a plain tuple of plain values, but never a named tuple.
-        self._arms: dict[str, list[_Placed]] = {p: [] for p in POSITIONS}
+        self._arms: dict[str, list[_Placed]] = {"left": [], "right": [], "up": [], "down": []}  # POSITIONS
         self._placed: list[_Placed] = []
         self._count = 0
         self._ends: dict[str, int] = {}
         self._ends_view: MappingProxyType[str, int] = MappingProxyType(self._ends)
         # What each end adds to the board count, the Sniff aside; kept up to date play by play.
-        self._points = dict.fromkeys(POSITIONS, 0)
+        self._points = {"left": 0, "right": 0, "up": 0, "down": 0}  # POSITIONS, written out: one a hand
 
     # -- reading ---------------------------------------------------------------
 
@@ -170,30 +186,28 @@ class Layout:
         it is the set, ``at`` is not open, or the tile does fit ``at``; the
         layout is unchanged.
         """
-        return Placement._make(self._lay(tile, at, stands))
+        self.lay(tile, at, stands=stands)
+        return Placement._make(self._placed[-1])  # every tile laid is appended there, the last one this one
 
     def lay(self, tile: tuple[int, int], at: str | None = None, *, stands: bool = False) -> str:
         """Lay ``tile`` as ``place`` does and return only where it went (``set``, ``left``, ...).
 
         The hand's own path: a replay lays every tile and needs only its position,
-        so no ``Placement`` is built for it.
+        so no ``Placement`` is built for it. Raises IllegalEventError as ``place`` does.
         """
-        return self._lay(tile, at, stands)[1]
-
-    def _lay(self, tile: tuple[int, int], at: str | None, stands: bool) -> _Placed:
-        """``place``'s work: the placement as a plain tuple."""
         a, b = tile
         if self.set_tile is None:
             if stands:
                 raise IllegalEventError(f"the set can never stand as an illegal coupling; {text(tile)} is the set")
             if at not in (None, "set"):
                 raise IllegalEventError(f"the first tile is the set and takes no 'at' (got {at!r})")
-            return self._lay_set(tile)
+            self._lay_set(tile)
+            return "set"
         if at == "set":
             raise IllegalEventError(f"the set is already down; {text(tile)} must couple to an open end")
         ends = self._ends
         if stands:
-            return self._lay_stood(tile, at)
+            return self._lay_stood(tile, at)[1]
         if at is None:
             where = [pos for pos, value in ends.items() if value in (a, b)]
             if not where:
@@ -212,7 +226,8 @@ class Layout:
                 f"{text(tile)} does not fit the {at} end, which shows {value}"
                 f" (open ends: {self.describe_open_ends()}){also}"
             )
-        return self._couple(tile, at, value, b if a == value else a)
+        self._couple(at, value, b if a == value else a)
+        return at
 
     def _lay_stood(self, tile: tuple[int, int], at: str | None) -> _Placed:
         """An illegal coupling that stood (records.md §4): first value against the end, second outward."""
@@ -229,7 +244,7 @@ class Layout:
             raise IllegalEventError(
                 f"{text(tile)} fits the {at} end, which shows {value}: a legal play is not marked 'stands'"
             )
-        return self._couple(tile, at, a, b)
+        return self._couple(at, a, b)
 
     def count_if(self, tile: tuple[int, int], at: str | None) -> int:
         """The board count laying ``tile`` at ``at`` would make, the layout unchanged (the analysis's probes).
@@ -278,14 +293,13 @@ class Layout:
             count += self.sniff_value * (2 if uncovered > 2 else uncovered)
         return count, here, bare
 
-    def _couple(self, tile: tuple[int, int], at: str, inner: int, outer: int) -> _Placed:
+    def _couple(self, at: str, inner: int, outer: int) -> _Placed:
         """Lay ``tile`` at the open end ``at`` with ``inner`` against it and ``outer`` facing out."""
-        a, b = tile
         ends = self._ends
-        double = a == b
+        double = inner == outer
         count, here, bare = self._after(at, outer, double)
         becomes_sniff = double and self.sniff_rule and self.sniff_value is None
-        placed = ((a, b) if a <= b else (b, a), at, inner, outer, double, becomes_sniff)
+        placed = _COUPLED[at][becomes_sniff][inner][outer]
         arm = self._arms[at]
         if becomes_sniff:
             # Smartt §6: the first double is the Sniff wherever it falls; laid on an
@@ -311,7 +325,7 @@ class Layout:
         double = a == b
         if double and self.sniff_rule:
             self.sniff_value, self.sniff_at = a, "set"
-        placed: _Placed = (key(a, b), "set", a, b, double, double and self.sniff_rule)
+        placed: _Placed = (SORTED_PAIRS[a][b], "set", a, b, double, double and self.sniff_rule)
         self._placed.append(placed)
         if self.sniff_at != "set":
             self._points["left"], self._points["right"] = a, b  # Smartt §7.1: the set alone counts both ends

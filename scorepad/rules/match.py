@@ -122,18 +122,25 @@ class MatchState:
     @property
     def scores(self) -> list[int]:
         """Each side's score now (zeros once a game has just been won)."""
-        hand = self.current
-        if hand is None or hand.winner() is not None:
-            return [0] * self.rules.sides
-        return hand.scores_after
+        return self._standing()[0]
 
     @property
     def game(self) -> int:
         """The number of the game being played (or about to start)."""
+        return self._standing()[1]
+
+    def _standing(self) -> tuple[list[int], int]:
+        """Each side's score now and the number of the game under way, from one look at the latest hand.
+
+        A new hand needs both, and whether the latest hand won the game decides
+        both: asking once settles the figures once.
+        """
         hand = self.current
         if hand is None:
-            return 1
-        return hand.game + (1 if hand.winner() is not None else 0)
+            return [0] * self.rules.sides, 1
+        if hand.winner() is not None:
+            return [0] * self.rules.sides, hand.game + 1
+        return hand.scores_after, hand.game
 
     def games(self) -> list[GameResult]:
         """Every game won so far, in order."""
@@ -258,13 +265,8 @@ class MatchState:
         if nxt.allowed is not None and setter not in nxt.allowed:
             seats = " or ".join(f"seat {s}" for s in sorted(nxt.allowed))
             raise IllegalEventError(f"the setter should be {seats}, not seat {setter}: {nxt.reason}")
-        hand = HandState(
-            self.rules,
-            setter=setter,
-            scores_before=self.scores,
-            number=len(self.hands) + 1,
-            game=self.game,
-        )
+        scores, game = self._standing()
+        hand = HandState(self.rules, setter=setter, scores_before=scores, number=len(self.hands) + 1, game=game)
         self.hands.append(hand)
         return hand
 

@@ -65,6 +65,13 @@ def text(tile: tuple[int, int]) -> str:
     return f"{tile[0]}-{tile[1]}"
 
 
+# The sorted pair of every tile of a double-nine set, by its two values either way round:
+# ``SORTED_PAIRS[a][b] == key(a, b)``, one shared tuple where ``key`` makes a new one each time.
+# The layout keeps a pair for every tile laid, and each new object is one more for the cyclic
+# collector to walk; two indexings are also cheaper than hashing a pair for a dictionary.
+SORTED_PAIRS: tuple[tuple[Tile, ...], ...] = tuple(tuple(key(a, b) for b in range(10)) for a in range(10))
+
+
 @cache
 def full_set(max_pip: int = 6) -> tuple[Tile, ...]:
     """Every tile of a double-``max_pip`` set (28 for double-six, 55 for double-nine)."""
