@@ -32,6 +32,7 @@ from scorepad.app.shell.pages import PageCounter
 from scorepad.store import Store
 from scorepad.tournament import TournamentService
 
+from .app_hands import GO_OUT_COUNTS, GO_OUT_HAND
 from .wiring import FakeConnection, Wired
 
 pytestmark = pytest.mark.asyncio
@@ -265,14 +266,20 @@ async def test_a_tournament_phone_taps_after_its_partners_entry_without_a_refusa
     two = await pages(f"/event/{event_id}/table?code={desk.codes[1]}")
     await one.tap("setter-0")
     await one.tap("next-hand")
-    await lay(one, "5-5")
-    await two.wait_text("board-count", "10")
-    await two.drawn()
-    await lay(two, "5-6")
-    assert two.message() is None
-    assert two.text("board-count") == "16"
+    await two.wait_text("turn", one.text("turn"))
+    # The two phones take turns, as two players scoring their own tiles: each taps once it shows the other's.
+    phones = (one, two)
+    for n, ((tile, _end), count) in enumerate(zip(GO_OUT_HAND, GO_OUT_COUNTS, strict=True)):
+        phone, other = phones[n % 2], phones[(n + 1) % 2]
+        await phone.wait_text("turn", other.text("turn"))  # whose turn moves with every tile
+        await phone.drawn()
+        await lay(phone, tile)
+        assert phone.message() is None, (tile, phone.message())
+        assert phone.text("board-count") == str(count)
+    await phones[len(GO_OUT_HAND) % 2].wait_text("board-count", str(GO_OUT_COUNTS[-1]))
     match_id = next(t.match_id for t in desk.round.tables if t.number == 1)
-    assert [e["play"] for h in store.export_record(match_id)["hands"] for e in h["events"]] == ["5-5", "5-6"]
+    plays = [e["play"] for h in store.export_record(match_id)["hands"] for e in h["events"]]
+    assert plays == [tile for tile, _end in GO_OUT_HAND]
 
 
 async def test_a_page_over_the_cap_for_its_address_is_refused(pages: Any, monkeypatch: pytest.MonkeyPatch) -> None:
