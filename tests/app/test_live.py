@@ -276,10 +276,29 @@ async def test_a_tournament_phone_taps_after_its_partners_entry_without_a_refusa
         await lay(phone, tile)
         assert phone.message() is None, (tile, phone.message())
         assert phone.text("board-count") == str(count)
-    await phones[len(GO_OUT_HAND) % 2].wait_text("board-count", str(GO_OUT_COUNTS[-1]))
     match_id = next(t.match_id for t in desk.round.tables if t.number == 1)
     plays = [e["play"] for h in store.export_record(match_id)["hands"] for e in h["events"]]
     assert plays == [tile for tile, _end in GO_OUT_HAND]
+    # The last tile's phone settles; the other side confirms on the other phone; the first starts the next hand.
+    scorer, partner = phones[(len(GO_OUT_HAND) - 1) % 2], phones[len(GO_OUT_HAND) % 2]
+    await scorer.type("remaining-1", "8")
+    await scorer.tap("settle")
+    assert scorer.message() is None and scorer.exists("next-hand")
+    for _ in range(1000):
+        if partner.exists("confirm-hand"):
+            break
+        await asyncio.sleep(0.005)
+    await partner.drawn()
+    await partner.tap("confirm-hand")
+    assert "confirmed" in partner.text("device-message"), partner.text("device-message")
+    for _ in range(1000):
+        if not scorer.exists("confirm-hand") and not scorer.exists("provisional"):
+            break
+        await asyncio.sleep(0.005)
+    await scorer.drawn()
+    await scorer.tap("next-hand")
+    assert scorer.message() is None, scorer.message()
+    assert len(store.export_record(match_id)["hands"]) == 2
 
 
 async def test_a_page_over_the_cap_for_its_address_is_refused(pages: Any, monkeypatch: pytest.MonkeyPatch) -> None:
