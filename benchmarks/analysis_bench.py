@@ -5,7 +5,7 @@ is what ``scorepad referee --json`` does with the file's text: read the record,
 replay it, build the report. The analysis's time is what ``scorepad analyse
 --json`` does: read the record, replay it, analyse every hand (renege evidence
 at each draw and pass, every alternative placement probed, automatics,
-bulletproof layouts, clutches, the table's words) and turn it into JSON data.
+bulletproof layouts, clutches, the table's words) and write its JSON text.
 The two run turn about, and the median CPU time of each is compared (target:
 10x or less; issue 20's 2x is for whole processes, ``referee_bench.py``). CPU
 time, not wall time: on a loaded machine a process waits for a core, and the
@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 
 from scorepad.analysis import analyse_match
+from scorepad.analysis.json_text import analysis_json
+from scorepad.analysis.narrate import summary
 from scorepad.cli import main as scorepad
 from scorepad.rules import load_record, replay, report
 
@@ -47,7 +49,9 @@ def referee(text: str) -> object:
 
 
 def analyse(text: str) -> object:
-    return analyse_match(replay(load_record(text))).to_dict()
+    # What ``scorepad analyse --json`` writes: the JSON text, made straight from the values (json_text).
+    analysis = analyse_match(replay(load_record(text)))
+    return analysis_json(analysis, summary(analysis))
 
 
 def main() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from scorepad.analysis.knowledge import Knowledge
-from scorepad.analysis.naming import named_tile
-from scorepad.analysis.plays import automatic, placings, safety
+from scorepad.analysis.naming import book_cited, named_tile, tile_of
+from scorepad.analysis.plays import Probes, automatic, placings, safety
 from scorepad.analysis.probe import sniff_sides_covered
 from scorepad.analysis.reneges import hand_reneges
 from scorepad.analysis.sayings import bell_lead, bell_words, is_episcopal, moonfaced_sides, safety_saying, say
@@ -15,7 +15,6 @@ from scorepad.gc_pause import cyclic_gc_paused
 from scorepad.rules import Draw, HandState, Layout, MatchState, Muggins, Pass, Play, full_set, parse_tile
 from scorepad.rules.hand import IN_PROGRESS, OUT, WON, score_of
 from scorepad.rules.presets import Topic
-from scorepad.rules.rulesets import cited
 from scorepad.rules.tiles import key
 from scorepad.rules.wording import side_does
 
@@ -63,30 +62,40 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
     side_seats = [rules.seats_of(rules.side_of(s)) for s in range(rules.players)]
     events, outcomes = hand.events, hand.outcomes
     last_play = max((i for i, e in enumerate(events) if isinstance(e, Play)), default=-1)
+    # How many of the Sniff's sides are covered: only a play changes it, so it is read once a play.
+    covered = 0
+    # Counts made on the layout as it stands (by ``(tile, at)``): the safety of one play's layout
+    # probes the tiles the next player's placings probe again, on the same layout.
+    probes: Probes = {}
     for index, (event, outcome) in enumerate(zip(events, outcomes, strict=True)):
         seat = outcome.get("player")
         if isinstance(event, Play) and seat is not None:
-            written = parse_tile(event.tile if event.stands else outcome["tile"], rules.max_pip)
+            # A tile that stood is laid as written in the event; any other as the referee wrote it.
+            written = parse_tile(event.tile, rules.max_pip) if event.stands else tile_of(outcome["tile"], rules.max_pip)
             tile = key(*written)
             at = outcome["at"]
             prior = layout.board_count
             after_draw = index > 0 and outcomes[index - 1]["event"] == "draw" and outcomes[index - 1]["player"] == seat
-            covered_before = sniff_sides_covered(layout)
+            covered_before = covered
             rack = [r.tile for r in know.held(seat, index)]
             held = [] if after_draw else rack
             skip = (tile, at)
-            others = placings(layout, [tile], skip=skip) if not event.stands else []
-            others += placings(layout, [t for t in held if t != tile])
+            others = placings(layout, [tile], skip=skip, probes=probes) if not event.stands else []
+            others += placings(layout, [t for t in held if t != tile], probes=probes)
             # The layout as it stood, kept to name the automatic the play was or could have been.
             trial_before = layout.copy() if layout.set_tile is not None and score_of(prior) else None
             if event.stands:
                 stood.append(_stood(match, number, index, seat, event.tile, at, layout.open_ends()[at], outcome))
             layout.lay(written, None if at == "set" else at, stands=event.stands)
+            probes = {}  # the counts made on the layout as it stood are no longer its counts
             on_table.add(tile)
             unplayed.discard(tile)
-            for value in set(tile):
-                clutch[value] -= 1
+            low, high = tile
+            clutch[low] -= 1
+            if high != low:  # a double takes one tile from its clutch
+                clutch[high] -= 1
             count = layout.board_count
+            covered = sniff_sides_covered(layout)
             played = Placing(outcome["tile"], at, count, score_of(count))
             auto = automatic(rules, trial_before, played, others, prior) if trial_before is not None else None
             ends_hand = index == last_play and hand.how in (OUT, WON)
@@ -94,7 +103,7 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
             if not ends_hand:
                 for mate in side_seats[seat]:
                     own.update(rack if mate == seat else (r.tile for r in know.held(mate, index)))
-                left = safety(layout, unplayed, own, rules.max_pip)
+                left = safety(layout, unplayed, own, rules.max_pip, probes)
             else:
                 left = None
             plays.append(
@@ -113,7 +122,7 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
                     unseen=tuple(clutch),
                 )
             )
-            sayings.extend(_play_sayings(match, hand, index, seat, tile, at, layout, covered_before, know))
+            sayings.extend(_play_sayings(match, hand, index, seat, tile, at, layout, covered_before, covered, know))
             if not ends_hand:
                 found = safety_saying(match, number, index + 1, seat, left)
                 if found is not None:
@@ -151,7 +160,7 @@ def _stood(
     words = (
         f"{match.players[seat]} laid {tile} on the {at} end, which showed {end}: neither value matches it, an"
         f" illegal coupling. Nobody caught it before the next tile was coupled, so the layout and {scored} stand"
-        f" as laid, with no compensation or replay{cited(rules, Topic.STANDS)}."
+        f" as laid, with no compensation or replay{book_cited(rules, Topic.STANDS)}."
     )
     return Comment(number, index + 1, seat, words)
 
@@ -174,8 +183,10 @@ def _play_sayings(
     at: str,
     layout: Layout,
     covered_before: int,
+    covered: int,
     know: Knowledge,
 ) -> list[Saying]:
+    """The words a play earns; ``covered_before`` and ``covered``: the Sniff's sides covered before and after it."""
     rules = match.rules
     who = match.players[seat]
     number, event = hand.number, index + 1
@@ -196,14 +207,14 @@ def _play_sayings(
             )
     if is_episcopal(layout):
         out.append(say(match, number, event, Word.EPISCOPAL, seat, "a count of 10 with the ends 1, 2, 3 and 4"))
-    if covered_before == 2 and sniff_sides_covered(layout) == 3:
+    if covered_before == 2 and covered == 3:
         by_setter = ", and by the setter" if seat == hand.setter else ""
         out.append(
             say(
                 match, number, event, Word.COME_OFF_ENCE, seat, f"{who} plays on the third side of the Sniff{by_setter}"
             )
         )
-    if covered_before == 3 and sniff_sides_covered(layout) == 4:
+    if covered_before == 3 and covered == 4:
         out.append(say(match, number, event, Word.TERMINATING, seat, f"{who} covers the Sniff's fourth and last side"))
     if double and at != "set" and score_of(layout.board_count) == 0:
         out.append(

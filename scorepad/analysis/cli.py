@@ -13,8 +13,10 @@ import sys
 
 from scorepad.analysis.analyse import analyse_hand, analyse_match
 from scorepad.analysis.findings import hand_findings
+from scorepad.analysis.json_text import analysis_json
 from scorepad.analysis.narrate import hand_lines, summary
 from scorepad.analysis.values import MatchAnalysis, plain
+from scorepad.gc_pause import cyclic_gc_paused
 from scorepad.printable import printable
 from scorepad.referee import EXIT_UNREADABLE, RecordFileError, replay_file
 from scorepad.rules import MatchState
@@ -31,9 +33,15 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     analyse.add_argument(
         "--findings", action="store_true", help="only the findings: reneges, missed scores, miscalls, missed automatics"
     )
-    analyse.set_defaults(
-        func=lambda args: run_analyse(args.record, as_json=args.json, hand=args.hand, findings=args.findings)
-    )
+    analyse.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    # One pause for the whole command: each inner pause (replay, analysis, JSON data) resuming
+    # the collector would make it walk every value made so far, all of them acyclic and still
+    # in use; here it resumes once, after run_analyse has returned and its values are freed.
+    with cyclic_gc_paused():
+        return run_analyse(args.record, as_json=args.json, hand=args.hand, findings=args.findings)
 
 
 def run_analyse(path: str, *, as_json: bool, hand: int | None = None, findings: bool = False) -> int:
@@ -62,10 +70,9 @@ def run_analyse(path: str, *, as_json: bool, hand: int | None = None, findings: 
     if findings:
         return _print_findings(match, analysis, as_json=as_json)
     if as_json:
-        out = analysis.to_dict()
-        out["summary"] = summary(analysis)
+        # json.dumps of analysis.to_dict() with the summary, written without the dicts (json_text);
         # ensure_ascii keeps every control character of a name escaped in the JSON text.
-        sys.stdout.write(json.dumps(out) + "\n")
+        sys.stdout.write(analysis_json(analysis, summary(analysis)) + "\n")
         return 0
     lines = [f"{match.rules.describe()}: " + ", ".join(match.players)]
     for found in analysis.hands:

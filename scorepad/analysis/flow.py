@@ -29,9 +29,12 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
 from scorepad.analysis.knowledge import END
-from scorepad.rules import Adjust, Draw, HandState, Pass, Play
+from scorepad.analysis.naming import tile_key
+from scorepad.rules import Adjust, Draw, Event, HandState, Pass, Play
 from scorepad.rules.hand import BLOCKED, IN_PROGRESS, OUT
 from scorepad.rules.tiles import full_set, key, parse_tile
 
@@ -86,23 +89,22 @@ class SeatFlow:
     """The intakes, the tiles that left, and the visits of one seat in one hand."""
 
     def __init__(
-        self,
-        hand: HandState,
-        seat: int,
-        shown_by_all: dict[Tile, list[tuple[int, int]]],
-        ends_at: dict[int, tuple[tuple[str, int], ...]],
+        self, hand: HandState, seat: int, turns: HandTurns, ends_at: dict[int, tuple[tuple[str, int], ...]]
     ) -> None:
-        """The flow of ``seat`` in ``hand``; ``ends_at`` gives the open ends at each draw and pass (by event index)."""
+        """The flow of ``seat`` in ``hand``; ``ends_at`` gives the open ends at each draw and pass (by event index).
+
+        ``turns`` is ``HandTurns(hand)``, shared by the seats of the hand.
+        """
         rules = hand.rules
         self.seat = seat
         self.slots: list[int] = [DEAL] * rules.tiles_each
         self.items: list[Item] = []
         self.visits: list[Visit] = []
         returns: list[int] = []
-        events, outcomes = hand.events, hand.outcomes
         visit_start: int | None = None
         drawn = last_draw = 0
-        for index, (event, outcome) in enumerate(zip(events, outcomes, strict=True)):
+        played = turns.played
+        for index, event, outcome in turns.steps[seat]:
             if isinstance(event, Adjust) and event.seat == seat:
                 if event.count > 0:
                     self.slots += [index] * event.count
@@ -127,7 +129,7 @@ class SeatFlow:
                     self.slots.remove(last_draw)
                     visit_start, drawn = None, 0
                 else:
-                    self.items.append(Item(key(*parse_tile(outcome["tile"], rules.max_pip)), index))
+                    self.items.append(Item(played[index], index))
         if visit_start is not None:
             self.visits.append(Visit(visit_start, last_draw, visit_start, ends_at[visit_start], drawn, "stop"))
         self.items += [Item(None, r, returned=True) for r in returns]
@@ -141,10 +143,9 @@ class SeatFlow:
         self.in_play = hand.how == IN_PROGRESS
         self.pip_total = listed if isinstance(listed, int) and listed else None
         # The tiles an unnamed item may be: ones nobody showed, and after a return, ones drawn and shown later.
-        everyone = [t for t in full_set(rules.max_pip) if key(*t) == t]
-        self._never_shown = frozenset(t for t in everyone if t not in shown_by_all)
-        self._shown_by_all = shown_by_all
-        self._intakes = _intakes_by_seat(hand)
+        self._never_shown = turns.never_shown
+        self._shown_by_all = turns.shown
+        self._intakes = turns.intakes
 
     # -- what an unnamed tile may be ---------------------------------------------------
 
@@ -206,6 +207,63 @@ class SeatFlow:
             if not candidates:
                 return visit.cut
         return DEAL
+
+
+class HandTurns:
+    """What the flows of every seat of one hand read, worked out once a hand rather than once a seat.
+
+    ``played``: the tile (a sorted pair) of each play, by event index. ``steps``: per seat, the
+    events that concern it (its own turns, and misdeal adjusts of its rack), in order, as
+    ``(index, event, outcome)``. ``shown``: ``shown_tiles(hand)``. ``intakes``: per seat, the
+    events that brought tiles into its rack. ``never_shown``: the tiles of the set nobody showed.
+    """
+
+    __slots__ = ("intakes", "never_shown", "played", "shown", "steps")
+
+    def __init__(self, hand: HandState) -> None:
+        """The shared facts of ``hand``."""
+        rules = hand.rules
+        self.played: dict[int, Tile] = {}
+        self.steps: list[list[tuple[int, Event, dict[str, Any]]]] = [[] for _ in range(rules.players)]
+        self.intakes: list[list[int]] = [[] for _ in range(rules.players)]
+        for index, (event, outcome) in enumerate(zip(hand.events, hand.outcomes, strict=True)):
+            seat = outcome.get("player")
+            if isinstance(event, Adjust):
+                if event.count > 0:
+                    self.intakes[event.seat].append(index)
+                self.steps[event.seat].append((index, event, outcome))
+                if seat is not None and seat != event.seat:
+                    self.steps[seat].append((index, event, outcome))
+                continue
+            if seat is None:
+                continue
+            self.steps[seat].append((index, event, outcome))
+            if isinstance(event, Draw):
+                self.intakes[seat].append(index)
+            elif outcome["event"] == "play":
+                self.played[index] = tile_key(outcome["tile"], rules.max_pip)
+        self.shown = _shown(hand, self.played)
+        self.never_shown = frozenset(t for t in _pairs(rules.max_pip) if t not in self.shown)
+
+
+@cache
+def _pairs(max_pip: int) -> tuple[Tile, ...]:
+    """Every tile of the set as a sorted pair."""
+    return tuple(t for t in full_set(max_pip) if key(*t) == t)
+
+
+def _shown(hand: HandState, played: dict[int, Tile]) -> dict[Tile, list[tuple[int, int]]]:
+    """``shown_tiles`` from the tiles of the plays already read."""
+    outcomes = hand.outcomes
+    out: dict[Tile, list[tuple[int, int]]] = {}
+    for index, tile in played.items():
+        out.setdefault(tile, []).append((outcomes[index]["player"], index))
+    if hand.how in (OUT, BLOCKED) and hand.remaining is not None:
+        for seat, entry in enumerate(hand.remaining):
+            if isinstance(entry, list):
+                for text in entry:
+                    out.setdefault(key(*parse_tile(text, hand.rules.max_pip)), []).append((seat, END))
+    return out
 
 
 def shown_tiles(hand: HandState) -> dict[Tile, list[tuple[int, int]]]:

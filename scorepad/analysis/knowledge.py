@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
+from scorepad.analysis.naming import tile_key
 from scorepad.rules import Adjust, Draw, HandState, Play
 from scorepad.rules.hand import BLOCKED, OUT
 from scorepad.rules.tiles import key, parse_tile
@@ -43,7 +44,7 @@ class Knowledge:
             seat = outcome.get("player")
             self.seat_of.append(seat)
             if isinstance(event, Play) and seat is not None:
-                tile = key(*parse_tile(outcome["tile"], rules.max_pip))
+                tile = tile_key(outcome["tile"], rules.max_pip)
                 self.reveals[seat].append(Reveal(index, tile))
             elif isinstance(event, Draw) and seat is not None:
                 self._intake_at[seat].append(index)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scorepad.analysis.naming import named_tile
+from scorepad.analysis.naming import book_cited, named_tile
 from scorepad.analysis.values import (
     HandAnalysis,
     MatchAnalysis,
@@ -16,7 +16,6 @@ from scorepad.analysis.values import (
 from scorepad.rules import MatchState
 from scorepad.rules.hand import score_of
 from scorepad.rules.presets import Topic
-from scorepad.rules.rulesets import cited
 from scorepad.rules.wording import count_words
 
 SAFETY_WORDS = {
@@ -57,7 +56,7 @@ def clutch_words(match: MatchState, unseen: tuple[int, ...]) -> str:
     counts = ", ".join(f"{value}s {n}" for value, n in enumerate(unseen))
     gone = [str(value) for value, n in enumerate(unseen) if n == 0]
     tail = f"; no hidden tile holds a {' or a '.join(gone)}" if gone else ""
-    return f"clutches unseen: {counts}{tail}{cited(match.rules, Topic.CLUTCH)}"
+    return f"clutches unseen: {counts}{tail}{book_cited(match.rules, Topic.CLUTCH)}"
 
 
 def event_words(match: MatchState, hand_number: int, index: int) -> str:

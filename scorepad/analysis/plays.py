@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from scorepad.analysis.naming import named_tile
-from scorepad.analysis.probe import score_after
+from scorepad.analysis.naming import book_cited, named_tile
+from scorepad.analysis.probe import count_after
 from scorepad.analysis.values import Automatic, AutomaticKind, Placing, Safety, Use
 from scorepad.rules import Layout, RuleSet
 from scorepad.rules.hand import score_of
 from scorepad.rules.presets import Topic
-from scorepad.rules.rulesets import cited
 
 # Smartt §7.3: the counter-scoring partner of each exposed ordinary double.
 DOUBLE_PARTNERS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -31,12 +30,21 @@ DOUBLE_PARTNERS: dict[int, tuple[tuple[int, int], ...]] = {
 }
 
 
+# What the layout would count with a tile laid at an open end, by ``(tile, at)``: see ``placings``.
+Probes = dict[tuple[tuple[int, int], str], int]
+
+
 def placings(
-    layout: Layout, tiles: Collection[tuple[int, int]], *, skip: tuple[tuple[int, int], str] | None = None
+    layout: Layout,
+    tiles: Collection[tuple[int, int]],
+    *,
+    skip: tuple[tuple[int, int], str] | None = None,
+    probes: Probes | None = None,
 ) -> list[Placing]:
     """Every legal placement of ``tiles`` on ``layout`` with its count and score (the set: any tile).
 
-    ``skip`` leaves out one ``(tile, at)``, the play actually made.
+    ``skip`` leaves out one ``(tile, at)``, the play actually made. ``probes`` holds counts
+    already made on this same layout (``safety`` fills it): each placement is counted once.
     """
     out: list[Placing] = []
     for tile in tiles:
@@ -44,9 +52,29 @@ def placings(
         for at in spots:
             if skip is not None and (tile, at) == skip:
                 continue
-            count, score = score_after(layout, tile, None if at == "set" else at)
-            out.append(Placing(f"{tile[0]}-{tile[1]}", at, count, score))
+            if at == "set":
+                count = _set_count(layout, tile)
+            elif probes is None:
+                count = count_after(layout, tile, at)
+            else:
+                found = probes.get((tile, at))
+                count = probes[tile, at] = count_after(layout, tile, at) if found is None else found
+            out.append(Placing(f"{tile[0]}-{tile[1]}", at, count, score_of(count)))
     return out
+
+
+# The count of each set, by the layout's rules: a set is counted on an empty layout,
+# so the count depends on the tile and those rules alone (a match sets thousands of times).
+_SET_COUNTS: dict[tuple[bool, bool, tuple[int, int]], int] = {}
+
+
+def _set_count(layout: Layout, tile: tuple[int, int]) -> int:
+    """``count_after(layout, tile, None)`` on the empty ``layout``, worked out once a tile and rules."""
+    known = (layout.sniff_rule, layout.long_sides_first, tile)
+    count = _SET_COUNTS.get(known)
+    if count is None:
+        count = _SET_COUNTS[known] = count_after(layout, tile, None)
+    return count
 
 
 def classify(layout: Layout, tile: tuple[int, int], at: str) -> AutomaticKind:
@@ -104,7 +132,7 @@ def automatic(
     """
     if layout.set_tile is None or score_of(prior_count) == 0:
         return None
-    cite = cited(rules, Topic.AUTOMATIC)
+    cite = book_cited(rules, Topic.AUTOMATIC)
     smartt = bool(cite)
     if played.score > 0:
         kind = _kind(layout, played, prior_count) if smartt else AutomaticKind.OTHER
@@ -135,21 +163,28 @@ def _kind(layout: Layout, placing: Placing, prior_count: int) -> AutomaticKind:
 
 
 def safety(
-    layout: Layout, unplayed: Collection[tuple[int, int]], own: Collection[tuple[int, int]], max_pip: int
+    layout: Layout,
+    unplayed: Collection[tuple[int, int]],
+    own: Collection[tuple[int, int]],
+    max_pip: int,
+    probes: Probes | None = None,
 ) -> Safety:
     """What ``layout`` leaves: can an unplayed tile score on it, and is each such tile the own side's?
 
     Smartt §7.4: bulletproof when no tile the opponents may hold scores; §15:
     unscoreaponable when no unplayed tile at all scores. ``unplayed`` and
-    ``own`` hold tiles as sorted pairs.
+    ``own`` hold tiles as sorted pairs. Each count made is kept in ``probes`` (see ``placings``).
     """
+    if probes is None:
+        probes = {}
     own_scores = False
     for at, value in layout.open_ends().items():
         for other in range(max_pip + 1):
             tile = (value, other) if value <= other else (other, value)
             if tile not in unplayed:
                 continue
-            if score_of(layout.count_if(tile, at)):
+            count = probes[tile, at] = layout.count_if(tile, at)
+            if score_of(count):
                 if tile not in own:
                     return Safety.OPEN
                 own_scores = True

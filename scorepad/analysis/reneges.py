@@ -12,9 +12,9 @@ every visit is cleared, and otherwise the record cannot tell.
 
 from __future__ import annotations
 
-from scorepad.analysis.flow import DEAL, Item, SeatFlow, Shortfall, Visit, shown_tiles
+from scorepad.analysis.flow import DEAL, HandTurns, Item, SeatFlow, Shortfall, Visit
 from scorepad.analysis.knowledge import END
-from scorepad.analysis.naming import ends_words, named_tile, tiles_count, tiles_words
+from scorepad.analysis.naming import book_section, ends_words, named_tile, tiles_count, tiles_words
 from scorepad.analysis.values import Comment, RenegeEvidence, RenegeVerdict, SeatVerdict, Shown, Verdict
 from scorepad.rules import HandState, MatchState, RuleSet
 from scorepad.rules.presets import Topic
@@ -33,13 +33,13 @@ def hand_reneges(
 
     ``ends_at`` holds the open ends at each draw and pass, by event index (0-based).
     """
-    shown = shown_tiles(hand)
+    turns = HandTurns(hand)
     evidence: list[RenegeEvidence] = []
     verdicts: list[RenegeVerdict] = []
     comments: list[Comment] = []
     at_table = {o["player"]: n for n, o in enumerate(hand.outcomes) if o["event"] == "renege"}
     for seat in range(match.rules.players):
-        flow = SeatFlow(hand, seat, shown, ends_at)
+        flow = SeatFlow(hand, seat, turns, ends_at)
         found = [_visit_evidence(match, hand.number, flow, visit) for visit in flow.visits]
         evidence += found
         verdict = _seat_verdict(match, hand.number, flow, found)
@@ -72,7 +72,7 @@ def _proved_at_table(match: MatchState, hand: HandState, index: int, alone: Rene
 
 
 def _cite(rules: RuleSet) -> str:
-    parts = [p for p in (rules.cite(Topic.RENEGE), rules.cite(Topic.MANDATORY_PLAY)) if p]
+    parts = [p for p in (book_section(rules, Topic.RENEGE), book_section(rules, Topic.MANDATORY_PLAY)) if p]
     return f" ({'; '.join(parts)})" if parts else ""
 
 
@@ -112,7 +112,9 @@ def _visit_evidence(match: MatchState, number: int, flow: SeatFlow, visit: Visit
     rules = match.rules
     who = match.players[flow.seat]
     ends = ends_words(visit.ends)
-    later = [it for it in flow.items if it.tile is not None and flow.in_rack(it, visit) and visit.fits(it.tile)]
+    # The named tiles still in the rack as the visit ended (flow.in_rack) that fitted it.
+    end, fits = visit.end, visit.fits
+    later = [it for it in flow.items if it.tile is not None and it.leave > end and fits(it.tile)]
     fitting = tuple(f"{a}-{b}" for a, b in (it.tile for it in later if it.tile is not None))
     cite = _cite(rules)
 
@@ -120,7 +122,7 @@ def _visit_evidence(match: MatchState, number: int, flow: SeatFlow, visit: Visit
         moment = "draw" if visit.drew else "pass"
         return RenegeEvidence(number, visit.start + 1, flow.seat, moment, verdict, fitting, visit.ends, reasoning)
 
-    hidden = any(it.tile is None and flow.in_rack(it, visit) for it in flow.items)
+    hidden = any(it.tile is None and it.leave > end for it in flow.items)
     if not later and not hidden:
         # Nothing the player held then can have fitted: no matching to try.
         return made(

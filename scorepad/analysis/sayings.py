@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scorepad.analysis.naming import book_cited
 from scorepad.analysis.values import Safety, Saying, Word
 from scorepad.rules import HandState, Layout, MatchState
 from scorepad.rules.hand import IN_PROGRESS, VOID
 from scorepad.rules.presets import Topic
-from scorepad.rules.rulesets import cited
 from scorepad.rules.wording import side_does
 
 BELL_GAP = 100  # Smartt §15: Bell is ringing, one player 100 or more points ahead, or behind
@@ -75,7 +75,7 @@ def moonfaced_sides(match: MatchState, hand: HandState) -> list[int]:
 def say(match: MatchState, hand: int, event: int, word: Word, seat: int | None, words: str) -> Saying:
     """A saying with the book's section on it; under a book without the word, marked as Smartt's."""
     concept = Topic.TABLE_TALK if word in _TALK else Topic.WORDS
-    where = cited(match.rules, concept) or f" ({SMARTT_MARK})"
+    where = book_cited(match.rules, concept) or f" ({SMARTT_MARK})"
     return Saying(hand, event, word, seat, f"{word.value}! {words}{where}.")
 
 
