@@ -82,10 +82,14 @@ def test_the_phone_hears_the_directors_act_once_and_nothing_else(event: Any) -> 
     assert said is not None and said.startswith("The director settled hand 1 at table 1 again: ")
     assert said.endswith(" (reason: the 2-2 was a 3-3).") and a in said and b in said
     assert news.heard(1, "director") is None, "the same act is not news twice"
+    # ... but a later entry of it by the director is still its act, not "another screen"'s entry.
+    assert news.still("director: the 2-2 was a 3-3") == said
+    assert news.still("web:1234abcd") is None, "a phone's entry is not the director's act"
     # A phone that joins after the act is not told of it.
     late = DirectorNews(service, event_id)
     late.joined(1)
     assert late.heard(1, "director") is None
+    assert late.still("director") is None, "nor is it said again by a later entry"
     assert news.heard(2, "director") is None, "table 2's phone hears nothing of table 1"
 
 

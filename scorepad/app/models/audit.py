@@ -103,6 +103,8 @@ class DirectorNews:
         self.service = service
         self.event_id = event_id
         self.seen = 0
+        # The line of the act ``seen``, when this phone said it (not one from before it joined).
+        self.said: str | None = None
 
     def _latest(self, table: int) -> AuditEntry | None:
         entries = self.service.audit_view(None, self.event_id, table=table)
@@ -127,4 +129,15 @@ class DirectorNews:
         if latest is None or latest.number <= self.seen:
             return None
         self.seen = latest.number
-        return director_line(latest)
+        self.said = director_line(latest)
+        return self.said
+
+    def still(self, device: str | None) -> str | None:
+        """For another change by the director: the line of the act already said, or None.
+
+        One act may write several entries (a hand settled again takes the
+        settlement back and enters the new one), and they can reach the phone
+        one by one: the later ones are the same act, not an entry from
+        "another screen", so the phone keeps saying the director's line.
+        """
+        return self.said if (device or "").startswith(DIRECTOR_DEVICE) else None

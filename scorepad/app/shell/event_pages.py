@@ -18,6 +18,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import flet as ft
@@ -192,6 +193,16 @@ def announce_confirmation(store: Store, match_id: int, device: str | None) -> No
     relay_for(store).hub.announce(match_id, device)
 
 
+@dataclass(frozen=True)
+class Joined:
+    """What a table phone holds once it has joined: its score-pad, its table, its live updates and its tap guard."""
+
+    pad: ScorePad
+    table: Table
+    live: LiveScreen
+    act: Dispatch
+
+
 class TablePage:
     """A table's phone: the code first, then the normal table screen with the opposing side's confirmation.
 
@@ -206,9 +217,7 @@ class TablePage:
         self.device = device
         self.store = store
         self.code = ""
-        self.pad: Any = None
-        self.live: Any = None
-        self.act: Any = None
+        self.joined: Joined | None = None  # once the phone has joined its table
         self.bump: Callable[[], None] | None = None
         self.news = DirectorNews(device.service, device.event_id)
         self.round_number: int | None = None
@@ -228,7 +237,7 @@ class TablePage:
 
     def view(self) -> ft.Control:
         """What the page shows now: the join form, or the table."""
-        if self.pad is None:
+        if self.joined is None:
             body: list[ft.Control | None] = [
                 heading(f"Event {self.device.event_id}: join your table", size=20),
                 ident(
@@ -239,7 +248,7 @@ class TablePage:
                 message_line(self.device.message),
             ]
             return framed(body)
-        return self._table()
+        return self._table(self.joined)
 
     async def drawn(self, table: Table | None, state: Any) -> None:
         """The page's redraw of ``state`` has gone to its connection: the timing log's ``sent``, then the page's answer.
@@ -254,8 +263,8 @@ class TablePage:
             return
         if timing.ENABLED:
             timing.sent(self.page.session.id, table.match_id, revision_of(state))
-        if self.live is not None:
-            await self.live.confirm_shown(table, state)
+        if self.joined is not None:
+            await self.joined.live.confirm_shown(table, state)
 
     def _typed(self, e: Any) -> None:
         self.code = e.control.value or ""
@@ -276,7 +285,7 @@ class TablePage:
         pad = ScorePad(self.store, caller=caller)
         live = LiveScreen(self.page, pad, relay_for(self.store))
         pad.store.follow(live)
-        pad.table = Table(self.device.guarded(pad.store), match_id, caller=caller, tournament=True)
+        table = pad.table = Table(self.device.guarded(pad.store), match_id, caller=caller, tournament=True)
         pad.screen = TABLE
         # A page that fails unexpectedly loses its table's credential too (``PageGuard``).
         guard = PageGuard.of(self.page)
@@ -290,7 +299,7 @@ class TablePage:
         if self.device.table_number is not None:
             self.news.joined(self.device.table_number)
         live.explain = self._director_said
-        self.pad, self.live, self.act = pad, live, act
+        self.joined = Joined(pad, table, live, act)
 
         def gone(_e: Any) -> None:
             if not live.gone:
@@ -307,14 +316,19 @@ class TablePage:
         said = self.news.heard(self.device.table_number, change.device)
         if said is not None:
             self.device.message = None  # "Hand 1 confirmed by ..." is stale once the director has changed it
-        return said
+            return said
+        # A later entry of the act just said, while the phone still says it: the line stays.
+        again = self.news.still(change.device)
+        if again is not None and self.joined is not None and self.joined.table.notice == again:
+            return again
+        return None
 
     def _leave_table(self) -> None:
         # The confirmation goes to the service with the device's credential, not through the store.
         self.device.token = None
 
-    def _confirm_bar(self) -> ft.Control | None:
-        table = self.pad.table
+    def _confirm_bar(self, joined: Joined) -> ft.Control | None:
+        table = joined.table
         try:
             waiting = self.device.waiting(table.state, kept=True)
         except TournamentError as err:
@@ -336,7 +350,7 @@ class TablePage:
                     button(
                         "confirm-hand",
                         f"{names}: confirm hand {number}",
-                        functools.partial(self._confirm, number),
+                        functools.partial(self._confirm, joined, number),
                         kind="filled",
                         icon=ft.Icons.VERIFIED,
                         expand=False,
@@ -350,20 +364,19 @@ class TablePage:
             border_radius=8,
         )
 
-    def _confirm(self, number: int) -> None:
-        table = self.pad.table
+    def _confirm(self, joined: Joined, number: int) -> None:
+        table = joined.table
         table.refresh()
         if self.device.confirm(table.state, number):
             if timing.ENABLED:
                 timing.confirmed(table.match_id, number)
-            announce_confirmation(self.store, table.match_id, self.pad.device)
+            announce_confirmation(self.store, table.match_id, joined.pad.device)
         self.draw()
 
-    def _table(self) -> ft.Control:
-
-        pad, page = self.pad, self.page
-        self.live.follow()
-        title = f"Table {self.device.table_number}: {pad.table.title()}"
+    def _table(self, joined: Joined) -> ft.Control:
+        page = self.page
+        joined.live.follow()
+        title = f"Table {self.device.table_number}: {joined.table.title()}"
         audit = audit_route(self.device.event_id, self.device.table_number, self.round_number)
         parts = [
             ft.Row(
@@ -373,11 +386,11 @@ class TablePage:
                 ],
                 vertical_alignment=ft.CrossAxisAlignment.CENTER,
             ),
-            self._confirm_bar(),
+            self._confirm_bar(joined),
             message_line(self.device.message, "device-message"),
         ]
         header = ft.Column([c for c in parts if c is not None], spacing=4, tight=True)
-        body = table_screen(pad.table, self.act, header, width=page.width or 0, height=page.height or 0)
+        body = table_screen(joined.table, joined.act, header, width=page.width or 0, height=page.height or 0)
         framed = ft.Container(content=body, padding=ft.Padding.symmetric(horizontal=PAGE_PAD, vertical=4), expand=True)
         return ft.SafeArea(content=framed, expand=True)
 
@@ -387,7 +400,7 @@ def TableDeviceScreen(screen: TablePage) -> ft.Control:
     """A table phone's page (``TablePage``): redrawn by ``screen.draw()``; a dead page shows ``PageGuard``'s view."""
     _draws, set_draws = ft.use_state(0)
     screen.bump = lambda: set_draws(lambda n: n + 1)
-    table = screen.pad.table if screen.pad is not None else None
+    table = screen.joined.table if screen.joined is not None else None
     state = table.state if table is not None else None
 
     async def drawn() -> None:
