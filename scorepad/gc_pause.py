@@ -16,12 +16,26 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def cyclic_gc_paused() -> Iterator[None]:
-    """Pause the cyclic collector inside the ``with`` block, then restore it as it was."""
+def cyclic_gc_paused(*, kept_as_old: bool = False) -> Iterator[None]:
+    """Pause the cyclic collector inside the ``with`` block, then restore it as it was.
+
+    Everything the block made and still holds waits in the youngest generation,
+    and the first allocation after the pause collects that generation: one walk
+    over all of it (a simulated match of 3,000 hands: about a tenth of its time).
+    With ``kept_as_old`` the block's survivors go straight to the oldest
+    generation instead, where they would have ended after two collections; they
+    are walked again only by a full collection, as any long-lived object is.
+    That is done only when nothing is frozen out of the collector (``gc.freeze``,
+    as a server process does at start-up), since it goes through the frozen
+    generation and would thaw what was frozen. Raises nothing of its own.
+    """
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if was_enabled:
+            if kept_as_old and gc.get_freeze_count() == 0:
+                gc.freeze()  # every tracked object to the frozen generation, the young one's count reset
+                gc.unfreeze()  # and from there to the oldest generation
             gc.enable()

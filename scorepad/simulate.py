@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from scorepad.gc_pause import cyclic_gc_paused
@@ -26,6 +27,7 @@ TILE_TEXT = {(a, b): f"{a}-{b}" for a in range(10) for b in range(10)}
 # same play laid in two hands can be the same object (the record reader shares them alike),
 # and building a frozen dataclass field by field is a good part of a play's cost.
 PLAIN_PLAYS = {(tile, at): Play(text, at=at) for tile, text in TILE_TEXT.items() for at in POSITIONS}
+SETS = {tile: Play(text) for tile, text in TILE_TEXT.items()}  # the set, either way round, alike
 # Draws and the pass, made once for the same reason: every object a hand keeps is one more
 # for the cyclic collector to walk once the run is over (see scorepad.gc_pause).
 DRAWS = {count: Draw(count) for count in range(1, 64)}
@@ -81,7 +83,8 @@ def simulate(
     deck = list(full_set(ruleset.max_pip))
     work = Workload()
     started = time.perf_counter()
-    with cyclic_gc_paused():  # thousands of hands of acyclic objects: see scorepad.gc_pause
+    # Thousands of hands of acyclic objects, kept in the match: see scorepad.gc_pause.
+    with cyclic_gc_paused(kept_as_old=True):
         _play_hands(rng, match, deck, hands, work)
     _tally(work, match)
     work.seconds = time.perf_counter() - started
@@ -91,6 +94,8 @@ def simulate(
 def _play_hands(rng: random.Random, match: MatchState, deck: list[tuple[int, int]], hands: int, work: Workload) -> None:
     """Deal and play ``hands`` hands in a row, each through ``_play_hand``."""
     ruleset, players = match.rules, match.rules.players
+    getrandbits = rng.getrandbits
+    swaps = _swaps(len(deck))
     for _ in range(hands):
         try:
             # Most hands: the rules name the setter (the rotation, whoever went out), and
@@ -100,7 +105,7 @@ def _play_hands(rng: random.Random, match: MatchState, deck: list[tuple[int, int
             # The rules leave the choice to the table (the first hand, a block): choose at random.
             nxt = match.next_setter()
             hand = match.start_hand(rng.choice(sorted(nxt.allowed) if nxt.allowed else range(players)))
-        rng.shuffle(deck)
+        _shuffle(deck, swaps, getrandbits)
         each = ruleset.tiles_each
         held = [deck[seat * each : (seat + 1) * each] for seat in range(players)]
         boneyard = deck[players * each :]
@@ -121,9 +126,9 @@ def _play_hand(
     rules = match.rules
     getrandbits = rng.getrandbits
     seat = hand.turn
-    a, b = held[seat].pop(rng.randrange(len(held[seat])))
-    set_tile = (a, b) if rng.random() < 0.5 else (b, a)
-    hand.apply(Play(TILE_TEXT[set_tile]))
+    rack = held[seat]
+    a, b = rack.pop(_below(getrandbits, len(rack)))  # rng.randrange(len(rack))
+    hand.apply(SETS[(a, b) if rng.random() < 0.5 else (b, a)])
     ends = hand.layout.open_ends()  # a live read-only view
     open_now = tuple(ends.items())  # read again only when a tile is laid: nothing else moves the ends
     while hand.how is IN_PROGRESS:  # a HandEnd member, so the same object
@@ -143,9 +148,8 @@ def _play_hand(
             if not moves:
                 hand.apply(PASS)
                 continue
-        # rng.choice(moves), drawn exactly as Random.choice draws (Random._randbelow: the fewest
-        # bits that can name every move, drawn again while too large), so a seed plays the same
-        # hands; written out, it costs one call where rng.choice makes three on every play.
+        # rng.choice(moves), drawn as _below draws, written out: one call on every play
+        # where rng.choice makes three.
         count = len(moves)
         bits = count.bit_length()
         pick = getrandbits(bits)
@@ -166,6 +170,41 @@ def _play_hand(
     if hand.how in (OUT, BLOCKED):
         match.settle([[TILE_TEXT[t] for t in tiles] for tiles in held])
     return tiles_drawn
+
+
+def _below(getrandbits: Callable[[int], int], count: int) -> int:
+    """A number below ``count`` (at least 1), drawn exactly as ``Random._randbelow`` draws it.
+
+    The fewest bits that can name every number below ``count``, drawn again while
+    too large: ``rng.randrange(count)``, ``rng.choice`` and ``rng.shuffle`` all
+    draw so, and a seed must play the same hands however the draw is written.
+    """
+    bits = count.bit_length()
+    pick = getrandbits(bits)
+    while pick >= count:
+        pick = getrandbits(bits)
+    return pick
+
+
+def _swaps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """Shuffling ``size`` items step by step: each place from the last down, how many it may swap with, bits drawn."""
+    return tuple((place, place + 1, (place + 1).bit_length()) for place in range(size - 1, 0, -1))
+
+
+def _shuffle(
+    deck: list[tuple[int, int]], swaps: tuple[tuple[int, int, int], ...], getrandbits: Callable[[int], int]
+) -> None:
+    """Shuffle ``deck`` in place exactly as ``rng.shuffle(deck)`` does, so a seed deals the same hands.
+
+    ``Random.shuffle`` swaps each place, from the last down, with one drawn as
+    ``_below`` draws; written out with ``swaps`` (``_swaps``) worked out once, it
+    makes one call a place where ``Random.shuffle`` makes three.
+    """
+    for place, count, bits in swaps:
+        other = getrandbits(bits)
+        while other >= count:
+            other = getrandbits(bits)
+        deck[place], deck[other] = deck[other], deck[place]
 
 
 def _tally(work: Workload, match: MatchState) -> None:
