@@ -62,13 +62,14 @@ class Layout:
         "_arms",
         "_count",
         "_ends",
+        "_ends_points",
         "_ends_view",
         "_placed",
         "_points",
+        "_sniff_sides",
         "long_sides_first",
         "set_tile",
         "sniff_at",
-        "sniff_index",
         "sniff_rule",
         "sniff_value",
     )
@@ -79,7 +80,9 @@ class Layout:
         self.set_tile: tuple[int, int] | None = None
         self.sniff_value: int | None = None
         self.sniff_at: str | None = None
-        self.sniff_index = -1
+        # The positions at which the Sniff is still uncovered: a tile laid there covers that side.
+        # Its short ends are in it from the start, open to play or not (they count either way).
+        self._sniff_sides: tuple[str, ...] = ()
         # Placements are kept as plain tuples (the fields of Placement): the garbage
         # collector stops tracking a plain tuple of plain values, but never a named tuple.
         self._arms: dict[str, list[_Placed]] = {"left": [], "right": [], "up": [], "down": []}  # POSITIONS
@@ -87,8 +90,9 @@ class Layout:
         self._count = 0
         self._ends: dict[str, int] = {}
         self._ends_view: MappingProxyType[str, int] = MappingProxyType(self._ends)
-        # What each end adds to the board count, the Sniff aside; kept up to date play by play.
+        # What each end adds to the board count, the Sniff aside, and their sum; kept up to date play by play.
         self._points = {"left": 0, "right": 0, "up": 0, "down": 0}  # POSITIONS, written out: one a hand
+        self._ends_points = 0
 
     # -- reading ---------------------------------------------------------------
 
@@ -162,7 +166,7 @@ class Layout:
         twin.set_tile = self.set_tile
         twin.sniff_value = self.sniff_value
         twin.sniff_at = self.sniff_at
-        twin.sniff_index = self.sniff_index
+        twin._sniff_sides = self._sniff_sides  # a tuple, replaced and never changed
         arms = self._arms
         twin._arms = {"left": arms["left"][:], "right": arms["right"][:], "up": arms["up"][:], "down": arms["down"][:]}
         twin._placed = self._placed[:]
@@ -170,6 +174,7 @@ class Layout:
         twin._ends = self._ends.copy()
         twin._ends_view = MappingProxyType(twin._ends)
         twin._points = self._points.copy()
+        twin._ends_points = self._ends_points
         return twin
 
     # -- playing ---------------------------------------------------------------
@@ -269,18 +274,18 @@ class Layout:
         the points it then adds (None when none). ``_couple`` lays a tile with these figures and ``count_if``
         reads the count, so a probe and a play always count alike.
         """
-        points, arms = self._points, self._arms
+        points = self._points
         becomes_sniff = double and self.sniff_rule and self.sniff_value is None
         here = 0 if becomes_sniff else (2 * outer if double else outer)
-        count = points["left"] + points["right"] + points["up"] + points["down"] - points[at] + here
-        sniff_at = at if becomes_sniff else self.sniff_at
+        count = self._ends_points - points[at] + here
         bare = None
-        assert self.set_tile is not None  # only the set itself is laid before the set
-        set_a, set_b = self.set_tile
-        if set_a == set_b and sniff_at != "set" and (at == "left" or at == "right"):
-            # All Fives: a double set with one side covered is an ordinary double at the other end.
+        if not self.sniff_rule and (at == "left" or at == "right"):
+            # All Fives: a double set with one side covered is an ordinary double at the other end
+            # (under the Sniff rule a double set is the Sniff, counted below).
+            assert self.set_tile is not None  # only the set itself is laid before the set
+            set_a, set_b = self.set_tile
             other = "right" if at == "left" else "left"
-            if not arms[other]:
+            if set_a == set_b and not self._arms[other]:
                 bare = (other, 2 * set_a)
                 count += 2 * set_a - points[other]
         if becomes_sniff:
@@ -288,8 +293,10 @@ class Layout:
             # its near long side is covered, its far long side and both short ends are not.
             count += 2 * outer
         elif self.sniff_value is not None:
-            long_open, short_open = self._sniff_open_sides(at)
-            uncovered = long_open + short_open
+            # records.md §5: the Sniff counts its number once for each uncovered side, at most
+            # twice; a tile laid at one of its uncovered sides covers that side.
+            sides = self._sniff_sides
+            uncovered = len(sides) - (at in sides)
             count += self.sniff_value * (2 if uncovered > 2 else uncovered)
         return count, here, bare
 
@@ -300,18 +307,25 @@ class Layout:
         count, here, bare = self._after(at, outer, double)
         becomes_sniff = double and self.sniff_rule and self.sniff_value is None
         placed = _COUPLED[at][becomes_sniff][inner][outer]
-        arm = self._arms[at]
         if becomes_sniff:
             # Smartt §6: the first double is the Sniff wherever it falls; laid on an
             # arm, its near long side is covered and its far long side goes on that arm.
             self.sniff_value = outer
             self.sniff_at = at
-            self.sniff_index = len(arm)
-        arm.append(placed)
+            self._sniff_sides = (at, "up", "down")
+        elif at in self._sniff_sides:
+            sides = self._sniff_sides
+            index = sides.index(at)
+            self._sniff_sides = sides[:index] + sides[index + 1 :]  # that side covered now
+        self._arms[at].append(placed)
         self._placed.append(placed)
-        self._points[at] = here
+        points = self._points
+        self._ends_points += here - points[at]
+        points[at] = here
         if bare is not None:
-            self._points[bare[0]] = bare[1]
+            side, value = bare
+            self._ends_points += value - points[side]
+            points[side] = value
         self._count = count
         ends[at] = outer
         if self.sniff_value is not None and "up" not in ends and self._short_ends_open():
@@ -325,11 +339,13 @@ class Layout:
         double = a == b
         if double and self.sniff_rule:
             self.sniff_value, self.sniff_at = a, "set"
+            self._sniff_sides = POSITIONS  # the Sniff as the set: all four sides uncovered
         placed: _Placed = (SORTED_PAIRS[a][b], "set", a, b, double, double and self.sniff_rule)
         self._placed.append(placed)
         if self.sniff_at != "set":
             self._points["left"], self._points["right"] = a, b  # Smartt §7.1: the set alone counts both ends
-        self._count = self._points["left"] + self._points["right"] + self._sniff_points()
+            self._ends_points = a + b
+        self._count = self._ends_points + self._sniff_points()
         self._ends["left"], self._ends["right"] = a, b
         if self._short_ends_open():
             # Jaques 'How to play' step 2: the four sides may be developed in any order.
@@ -339,36 +355,19 @@ class Layout:
     # -- internals ---------------------------------------------------------------
 
     def _long_sides_covered(self) -> bool:
-        if self.sniff_at == "set":
-            return bool(self._arms["left"]) and bool(self._arms["right"])
-        if self.sniff_at in LINE:
-            return len(self._arms[self.sniff_at]) > self.sniff_index + 1
-        return False
+        # A Sniff laid on an arm has only its far long side to cover (its near one is covered, R2).
+        sides = self._sniff_sides
+        return self.sniff_value is not None and "left" not in sides and "right" not in sides
 
     def _short_ends_open(self) -> bool:
         if self.sniff_value is None:
             return False
         return self._long_sides_covered() or not self.long_sides_first
 
-    def _sniff_open_sides(self, adding: str | None = None) -> tuple[int, int]:
-        """How many of the Sniff's long sides and short ends are still uncovered.
-
-        With ``adding``, as they would be with one more tile on that arm (``_after``'s probe).
-        """
-        arms = self._arms
-        up, down = len(arms["up"]), len(arms["down"])
-        if adding == "up":
-            up += 1
-        elif adding == "down":
-            down += 1
-        short_open = (not up) + (not down)
-        if self.sniff_at == "set":
-            left = bool(arms["left"]) or adding == "left"
-            right = bool(arms["right"]) or adding == "right"
-            return (not left) + (not right), short_open
-        far = self.sniff_at or "left"
-        far_open = len(arms[far]) + (adding == far) == self.sniff_index + 1
-        return int(far_open), short_open
+    def _sniff_open_sides(self) -> tuple[int, int]:
+        """How many of the Sniff's long sides and short ends are still uncovered."""
+        sides = self._sniff_sides
+        return ("left" in sides) + ("right" in sides), ("up" in sides) + ("down" in sides)
 
     def _sniff_points(self) -> int:
         # records.md §5: the Sniff counts its number once for each uncovered side, at most twice.
