@@ -11,6 +11,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import methodcaller
 
 from scorepad.gc_pause import cyclic_gc_paused
 from scorepad.rules import Draw, IllegalEventError, MatchState, Muggins, Pass, Play, make_ruleset
@@ -32,6 +33,9 @@ SETS = {tile: Play(text) for tile, text in TILE_TEXT.items()}  # the set, either
 # for the cyclic collector to walk once the run is over (see scorepad.gc_pause).
 DRAWS = {count: Draw(count) for count in range(1, 64)}
 PASS = Pass()
+# Plays with a wrong call, by tile, end, call and fix: made the first time each is needed
+# (a few thousand can be, a run needs some hundreds), then shared as the plain plays are.
+CALLED_PLAYS: dict[tuple[tuple[int, int], str, int, bool], Play] = {}
 
 
 @dataclass
@@ -126,11 +130,13 @@ def _play_hand(
     rules = match.rules
     getrandbits = rng.getrandbits
     seat = hand.turn
+    apply = hand.apply  # every event goes through HandState.apply, checked as a record's are
     rack = held[seat]
     a, b = rack.pop(_below(getrandbits, len(rack)))  # rng.randrange(len(rack))
-    hand.apply(SETS[(a, b) if rng.random() < 0.5 else (b, a)])
-    ends = hand.layout.open_ends()  # a live read-only view
-    open_now = tuple(ends.items())  # read again only when a tile is laid: nothing else moves the ends
+    apply(SETS[(a, b) if rng.random() < 0.5 else (b, a)])
+    # Each open end with its value, as a live view of the layout's own (read-only: a dict's
+    # items): read as it is on every turn, where copying the ends after every play cost more.
+    open_now = hand.layout.open_ends().items()
     while hand.how is IN_PROGRESS:  # a HandEnd member, so the same object
         seat = hand.turn
         hand_tiles = held[seat]
@@ -144,9 +150,9 @@ def _play_hand(
                 moves = [(tile, pos) for pos, v in open_now if v in tile]
             if drawn:
                 tiles_drawn += drawn
-                hand.apply(DRAWS[drawn])
+                apply(DRAWS[drawn])
             if not moves:
-                hand.apply(PASS)
+                apply(PASS)
                 continue
         # rng.choice(moves), drawn as _below draws, written out: one call on every play
         # where rng.choice makes three.
@@ -159,17 +165,23 @@ def _play_hand(
         tile, pos = move
         hand_tiles.remove(tile)
         if rng.random() < MISCALL_RATE:
-            call, fix = rng.choice(CALLS), rng.random() < FIX_RATE
-            hand.apply(Play(TILE_TEXT[tile], at=pos, call=call, fix=fix))
+            called = (tile, pos, rng.choice(CALLS), rng.random() < FIX_RATE)
+            apply(CALLED_PLAYS.get(called) or _called_play(called))
         else:
-            hand.apply(PLAIN_PLAYS[move])
-        open_now = tuple(ends.items())
+            apply(PLAIN_PLAYS[move])
         if hand.claim_open and rng.random() < CLAIM_RATE:
             opponents = [s for s in range(rules.players) if rules.side_of(s) != rules.side_of(seat)]
-            hand.apply(Muggins(rng.choice(opponents)))
+            apply(Muggins(rng.choice(opponents)))
     if hand.how in (OUT, BLOCKED):
         match.settle([[TILE_TEXT[t] for t in tiles] for tiles in held])
     return tiles_drawn
+
+
+def _called_play(called: tuple[tuple[int, int], str, int, bool]) -> Play:
+    """The play of a tile at an end with a wrong call (and whether it was fixed), made once and kept."""
+    tile, at, call, fix = called
+    play = CALLED_PLAYS[called] = Play(TILE_TEXT[tile], at=at, call=call, fix=fix)
+    return play
 
 
 def _below(getrandbits: Callable[[int], int], count: int) -> int:
@@ -210,14 +222,13 @@ def _shuffle(
 def _tally(work: Workload, match: MatchState) -> None:
     """Count events, tiles laid and scores over every hand, once, after the run."""
     events = tiles_laid = scoring_plays = points = 0
+    score_of = methodcaller("get", "score", 0)  # an event's score; draws and passes have none
     for hand in match.hands:
         events += len(hand.outcomes)
         tiles_laid += len(hand.played)  # every play accepted lays a tile not laid before in the hand
-        for outcome in hand.outcomes:
-            score = outcome.get("score", 0)
-            if score > 0:
-                scoring_plays += 1
-                points += score
+        scores = [score for score in map(score_of, hand.outcomes) if score > 0]
+        scoring_plays += len(scores)
+        points += sum(scores)
     # Each game won starts the next game's number (MatchState.game): the games won are
     # counted once here, where asking every hand for its winner would settle its scores again.
     work.games += match.game - 1

@@ -211,6 +211,19 @@ class HandState:
 
     def winner(self) -> int | None:
         """The side that won the game in this hand, once the hand's end is known."""
+        return self._winner(None)
+
+    def standing(self) -> tuple[int | None, list[int]]:
+        """The side that won the game in this hand (or None) and each side's score after it.
+
+        A new hand needs both, and a settled hand's win is judged on its scores
+        after the settlement: asking once settles the figures once.
+        """
+        after = self.scores_after
+        return self._winner(after), after
+
+    def _winner(self, after: list[int] | None) -> int | None:
+        """``winner``, reading ``after`` as the hand's ``scores_after`` when the caller has them already."""
         if self.how == WON:
             return self.won_side
         if self.how == RENEGE and self.won_side is not None:
@@ -220,9 +233,8 @@ class HandState:
                 return self.won_side
             return None
         if self.how in (OUT, BLOCKED) and self.settlement is not None:
-            after = self.scores_after
             side = self.settlement.to
-            if side is not None and after[side] >= self.rules.target:
+            if side is not None and (self.scores_after if after is None else after)[side] >= self.rules.target:
                 return side
         return None
 

@@ -138,9 +138,10 @@ class MatchState:
         hand = self.current
         if hand is None:
             return [0] * self.rules.sides, 1
-        if hand.winner() is not None:
+        won, after = hand.standing()
+        if won is not None:
             return [0] * self.rules.sides, hand.game + 1
-        return hand.scores_after, hand.game
+        return after, hand.game
 
     def games(self) -> list[GameResult]:
         """Every game won so far, in order."""
