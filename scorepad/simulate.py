@@ -11,7 +11,6 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import methodcaller
 
 from scorepad.gc_pause import cyclic_gc_paused
 from scorepad.rules import Draw, IllegalEventError, MatchState, Muggins, Pass, Play, make_ruleset
@@ -90,7 +89,9 @@ def simulate(
     # Thousands of hands of acyclic objects, kept in the match: see scorepad.gc_pause.
     with cyclic_gc_paused(kept_as_old=True):
         _play_hands(rng, match, deck, hands, work)
-    _tally(work, match)
+    # Each game won starts the next game's number (MatchState.game): the games won are
+    # counted once here, where asking every hand for its winner would settle its scores again.
+    work.games += match.game - 1
     work.seconds = time.perf_counter() - started
     return match, work
 
@@ -113,27 +114,28 @@ def _play_hands(rng: random.Random, match: MatchState, deck: list[tuple[int, int
         each = ruleset.tiles_each
         held = [deck[seat * each : (seat + 1) * each] for seat in range(players)]
         boneyard = deck[players * each :]
-        work.tiles_drawn += _play_hand(rng, match, hand, held, boneyard)
+        _play_hand(rng, hand, held, boneyard, work)
         work.hands += 1
         work.ends[hand.how] = work.ends.get(hand.how, 0) + 1
 
 
 def _play_hand(
     rng: random.Random,
-    match: MatchState,
     hand: HandState,
     held: list[list[tuple[int, int]]],
     boneyard: list[tuple[int, int]],
-) -> int:
-    """Play one hand at random through ``hand.apply``; return how many tiles were drawn."""
+    work: Workload,
+) -> None:
+    """Play one hand at random through ``hand.apply``; count in ``work`` what it drew and scored."""
     tiles_drawn = 0
-    rules = match.rules
+    scores: list[int] = []  # what each play and claim scored, read from the referee's account
+    rules = hand.rules
     getrandbits = rng.getrandbits
     seat = hand.turn
     apply = hand.apply  # every event goes through HandState.apply, checked as a record's are
     rack = held[seat]
     a, b = rack.pop(_below(getrandbits, len(rack)))  # rng.randrange(len(rack))
-    apply(SETS[(a, b) if rng.random() < 0.5 else (b, a)])
+    scores.append(apply(SETS[(a, b) if rng.random() < 0.5 else (b, a)])["score"])
     # Each open end with its value, as a live view of the layout's own (read-only: a dict's
     # items): read as it is on every turn, where copying the ends after every play cost more.
     open_now = hand.layout.open_ends().items()
@@ -166,15 +168,21 @@ def _play_hand(
         hand_tiles.remove(tile)
         if rng.random() < MISCALL_RATE:
             called = (tile, pos, rng.choice(CALLS), rng.random() < FIX_RATE)
-            apply(CALLED_PLAYS.get(called) or _called_play(called))
+            play = CALLED_PLAYS.get(called) or _called_play(called)
         else:
-            apply(PLAIN_PLAYS[move])
+            play = PLAIN_PLAYS[move]
+        scores.append(apply(play)["score"])
         if hand.claim_open and rng.random() < CLAIM_RATE:
             opponents = [s for s in range(rules.players) if rules.side_of(s) != rules.side_of(seat)]
-            apply(Muggins(rng.choice(opponents)))
+            scores.append(apply(Muggins(rng.choice(opponents)))["score"])
     if hand.how in (OUT, BLOCKED):
-        match.settle([[TILE_TEXT[t] for t in tiles] for tiles in held])
-    return tiles_drawn
+        hand.settle([[TILE_TEXT[t] for t in tiles] for tiles in held])
+    scored = [score for score in scores if score > 0]
+    work.tiles_drawn += tiles_drawn
+    work.scoring_plays += len(scored)
+    work.points += sum(scored)
+    work.events += len(hand.outcomes)
+    work.tiles_laid += len(hand.played)  # every play accepted lays a tile not laid before in the hand
 
 
 def _called_play(called: tuple[tuple[int, int], str, int, bool]) -> Play:
@@ -217,22 +225,3 @@ def _shuffle(
         while other >= count:
             other = getrandbits(bits)
         deck[place], deck[other] = deck[other], deck[place]
-
-
-def _tally(work: Workload, match: MatchState) -> None:
-    """Count events, tiles laid and scores over every hand, once, after the run."""
-    events = tiles_laid = scoring_plays = points = 0
-    score_of = methodcaller("get", "score", 0)  # an event's score; draws and passes have none
-    for hand in match.hands:
-        events += len(hand.outcomes)
-        tiles_laid += len(hand.played)  # every play accepted lays a tile not laid before in the hand
-        scores = [score for score in map(score_of, hand.outcomes) if score > 0]
-        scoring_plays += len(scores)
-        points += sum(scores)
-    # Each game won starts the next game's number (MatchState.game): the games won are
-    # counted once here, where asking every hand for its winner would settle its scores again.
-    work.games += match.game - 1
-    work.events += events
-    work.tiles_laid += tiles_laid
-    work.scoring_plays += scoring_plays
-    work.points += points

@@ -364,7 +364,8 @@ class HandState:
         }
 
     def _draw(self, ev: Draw) -> dict[str, Any]:
-        self._require_in_play(ev.by, needs_set=True)
+        if self.how is not IN_PROGRESS or ev.by is not None or self.layout.set_tile is None:
+            self._require_in_play(ev.by, needs_set=True)  # asked only where it may refuse: on every draw
         seat, count, rules = self.turn, ev.count, self.rules
         if rules.draw_limit is not None and self.visit_draws + count > rules.draw_limit:
             limit = (
@@ -391,7 +392,8 @@ class HandState:
         return {"event": "draw", "player": seat, "count": count}
 
     def _pass(self, ev: Pass) -> dict[str, Any]:
-        self._require_in_play(ev.by, needs_set=True)
+        if self.how is not IN_PROGRESS or ev.by is not None or self.layout.set_tile is None:
+            self._require_in_play(ev.by, needs_set=True)  # as in _draw
         seat = self.turn
         if self.drawable > 0:
             raise IllegalEventError(
@@ -549,7 +551,10 @@ class HandState:
             )
         open_values = set(self.layout.open_ends().values())
         blocked = self.how is BLOCKED
+        played = self.played
         listed: set[tuple[int, int]] = set()
+        # Every tile left in every hand is read here: the fast table, asked once for the set in play.
+        fast_tiles = _FAST_TILES if rules.max_pip == 6 else {}
         totals = []
         for seat, entry in enumerate(remaining):
             held = self.tiles_held[seat]
@@ -561,7 +566,7 @@ class HandState:
                     )
                 total = 0
                 for item in entry:
-                    known = _FAST_TILES.get(item) if rules.max_pip == 6 and type(item) is str else None
+                    known = fast_tiles.get(item) if type(item) is str else None
                     if known is None:
                         try:
                             tile = parse_tile(item, rules.max_pip)
@@ -569,7 +574,7 @@ class HandState:
                             raise IllegalEventError(f"seat {seat}: {err}") from None
                         known = (tile, key(*tile), f"{tile[0]}-{tile[1]}")
                     tile, tile_key, _ = known
-                    if tile_key in self.played:
+                    if tile_key in played:
                         raise IllegalEventError(f"seat {seat} lists {item}, which has been played")
                     if tile_key in listed:
                         raise IllegalEventError(f"{item} is listed twice in 'remaining'")
