@@ -307,7 +307,8 @@ class HandState:
                 raise IllegalEventError(str(err)) from None
             known = (tile, key(*tile), f"{tile[0]}-{tile[1]}")
         tile, tile_key, written = known
-        if tile_key in self.played:
+        played = self.played
+        if tile_key in played:
             raise IllegalEventError(f"{written} has already been played in this hand")
         held = self.tiles_held
         if held[seat] < 1:
@@ -316,7 +317,7 @@ class HandState:
         is_set = layout.set_tile is None
         at = layout.lay(tile, ev.at, stands=True) if ev.stands else layout.lay(tile, ev.at)
         # From here on nothing can fail: the play is accepted.
-        self.played.add(tile_key)
+        played.add(tile_key)
         held[seat] -= 1
         self.visit_draws = 0
         self.passes = 0
@@ -342,8 +343,6 @@ class HandState:
         if ev.stands:
             # records.md §4, Smartt §11.5: the illegal coupling stood; it is judged as any play.
             flags += ("stood",)
-        side = seat % 2 if rules.partners else seat  # RuleSet.side_of, inlined on the hot path
-        self.scores[side] += recorded
         # Jaques 'Variations: Muggins': only a score not called at all can be claimed.
         self.claim_open = rules.muggins and not is_set and call == 0 and score > 0 and not ev.fix
         if held[seat] == 0:
@@ -351,8 +350,12 @@ class HandState:
         else:
             # The next player is to move, also after a winning play (a deduct50 renege can undo the win).
             self.turn = (seat + 1) % rules.players
-        if recorded > 0 and self.scores[side] >= rules.target and (not self.deductions or self._clears_target(side)):
-            self._win(side, seat)
+        if recorded:  # most plays score nothing
+            side = seat % 2 if rules.partners else seat  # RuleSet.side_of, inlined on the hot path
+            scores = self.scores
+            scores[side] += recorded
+            if recorded > 0 and scores[side] >= rules.target and (not self.deductions or self._clears_target(side)):
+                self._win(side, seat)
         return {
             "event": "play",
             "player": seat,

@@ -307,6 +307,7 @@ class Layout:
         count, here, bare = self._after(at, outer, double)
         becomes_sniff = double and self.sniff_rule and self.sniff_value is None
         placed = _COUPLED[at][becomes_sniff][inner][outer]
+        sniff_changed = True  # the Sniff laid or one of its sides covered: its short ends may open
         if becomes_sniff:
             # Smartt §6: the first double is the Sniff wherever it falls; laid on an
             # arm, its near long side is covered and its far long side goes on that arm.
@@ -317,6 +318,8 @@ class Layout:
             sides = self._sniff_sides
             index = sides.index(at)
             self._sniff_sides = sides[:index] + sides[index + 1 :]  # that side covered now
+        else:
+            sniff_changed = False
         self._arms[at].append(placed)
         self._placed.append(placed)
         points = self._points
@@ -328,9 +331,10 @@ class Layout:
             points[side] = value
         self._count = count
         ends[at] = outer
-        if self.sniff_value is not None and "up" not in ends and self._short_ends_open():
+        sniff = self.sniff_value
+        if sniff_changed and sniff is not None and "up" not in ends and self._short_ends_open():
             # The short ends open now (Smartt §6: once both long sides are covered).
-            ends["up"] = ends["down"] = self.sniff_value
+            ends["up"] = ends["down"] = sniff
         return placed
 
     def _lay_set(self, tile: tuple[int, int]) -> _Placed:
@@ -354,15 +358,13 @@ class Layout:
 
     # -- internals ---------------------------------------------------------------
 
-    def _long_sides_covered(self) -> bool:
-        # A Sniff laid on an arm has only its far long side to cover (its near one is covered, R2).
-        sides = self._sniff_sides
-        return self.sniff_value is not None and "left" not in sides and "right" not in sides
-
     def _short_ends_open(self) -> bool:
+        """Whether the Sniff's short ends are open to play: at once (Jaques), or once both long sides are covered."""
         if self.sniff_value is None:
             return False
-        return self._long_sides_covered() or not self.long_sides_first
+        # A Sniff laid on an arm has only its far long side to cover (its near one is covered, R2).
+        sides = self._sniff_sides
+        return not self.long_sides_first or ("left" not in sides and "right" not in sides)
 
     def _sniff_open_sides(self) -> tuple[int, int]:
         """How many of the Sniff's long sides and short ends are still uncovered."""

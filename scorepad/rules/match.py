@@ -191,13 +191,13 @@ class MatchState:
         if prev.how == VOID:
             why = "a hand thrown in is set again by the same setter" + cited(rules, Topic.VOID, "R11")
             return NextSetter(prev.setter, frozenset({prev.setter}), why)
+        if rules.setter_rule == "winner":
+            return self._jaques_winner(prev)  # which cites the rotation itself
         rotation = cited(rules, Topic.ROTATION, "R11")
         if rules.setter_rule == "rotate":
             seat = (prev.setter + 1) % n
             why = ("the set alternates" if n == 2 else "the set rotates clockwise") + rotation
             return NextSetter(seat, frozenset({seat}), why)
-        if rules.setter_rule == "winner":
-            return self._jaques_winner(prev)
         went_out = self._went_out(prev)
         if went_out is not None:
             return NextSetter(went_out, frozenset({went_out}), "whoever went out leads the next hand" + rotation)
