@@ -130,12 +130,12 @@ def _play_hand(
     tiles_drawn = 0
     scores: list[int] = []  # what each play and claim scored, read from the referee's account
     rules = hand.rules
-    getrandbits = rng.getrandbits
+    getrandbits, chance = rng.getrandbits, rng.random  # looked up once: asked on every play
     seat = hand.turn
     apply = hand.apply  # every event goes through HandState.apply, checked as a record's are
     rack = held[seat]
     a, b = rack.pop(_below(getrandbits, len(rack)))  # rng.randrange(len(rack))
-    scores.append(apply(SETS[(a, b) if rng.random() < 0.5 else (b, a)])["score"])
+    scores.append(apply(SETS[(a, b) if chance() < 0.5 else (b, a)])["score"])
     # Each open end with its value, as a live view of the layout's own (read-only: a dict's
     # items): read as it is on every turn, where copying the ends after every play cost more.
     open_now = hand.layout.open_ends().items()
@@ -166,13 +166,13 @@ def _play_hand(
         move = moves[pick]
         tile, pos = move
         hand_tiles.remove(tile)
-        if rng.random() < MISCALL_RATE:
-            called = (tile, pos, rng.choice(CALLS), rng.random() < FIX_RATE)
+        if chance() < MISCALL_RATE:
+            called = (tile, pos, rng.choice(CALLS), chance() < FIX_RATE)
             play = CALLED_PLAYS.get(called) or _called_play(called)
         else:
             play = PLAIN_PLAYS[move]
         scores.append(apply(play)["score"])
-        if hand.claim_open and rng.random() < CLAIM_RATE:
+        if hand.claim_open and chance() < CLAIM_RATE:
             opponents = [s for s in range(rules.players) if rules.side_of(s) != rules.side_of(seat)]
             scores.append(apply(Muggins(rng.choice(opponents)))["score"])
     if hand.how in (OUT, BLOCKED):

@@ -89,13 +89,13 @@ def settle_hand(rules: RuleSet, how: str, pips: list[int], out_by: int | None) -
     if rules.settlement == "debit":
         # American 'End and settle a round': every hand is rounded on its own, partners too.
         return Settlement(how, held, rules, out_by, debits=tuple(round5(p) for p in pips))
+    side_pips = _side_pips(rules, pips)
     if how == "out":
         assert out_by is not None
         side = rules.side_of(out_by)
         # Smartt §9.1 and the three/four-player rules: only the opponents' pips are paid.
-        total = sum(p for seat, p in enumerate(pips) if rules.side_of(seat) != side)
+        total = sum(side_pips) - side_pips[side]
         return Settlement(how, held, rules, out_by, award=round5(total), to=side)
-    side_pips = _side_pips(rules, pips)
     lowest = min(side_pips)
     low_sides = [side for side, p in enumerate(side_pips) if p == lowest]
     if len(low_sides) > 1:
@@ -108,8 +108,11 @@ def settle_hand(rules: RuleSet, how: str, pips: list[int], out_by: int | None) -
 
 
 def _side_pips(rules: RuleSet, pips: list[int]) -> list[int]:
-    """Each side's remaining pips (partners added together)."""
-    return [sum(pips[s] for s in rules.seats_of(side)) for side in range(rules.sides)]
+    """Each side's remaining pips: one a seat, or partners added together (records.md §1: seats 0 and 2, 1 and 3).
+
+    Read once for every hand settled: the partners' seats are every other seat from the side's number.
+    """
+    return [sum(pips[side::2]) for side in range(2)] if rules.partners else list(pips)
 
 
 def game_points_for(loser_score: int) -> int:
