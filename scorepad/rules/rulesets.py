@@ -7,6 +7,7 @@ fields. Each preset's own numbers live in ``scorepad.rules.presets``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from scorepad.rules.errors import RecordFormatError
@@ -57,8 +58,7 @@ class RuleSet:
 
     def cite(self, topic: Topic) -> str:
         """The section of the book in play behind ``topic`` for this seating ('' where that book is silent)."""
-        seatings = (f"{self.players}-partners", str(self.players)) if self.partners else (str(self.players),)
-        return self.preset.cite(topic, seatings)
+        return _cite(self.name, self.players, self.partners, topic)
 
     @property
     def sides(self) -> int:
@@ -118,6 +118,13 @@ class RuleSet:
             extras.append("All Fives, no Sniff")
         extras.append(RENEGE_SUMMARY[self.renege])
         return "; ".join([head, *extras])
+
+
+@cache
+def _cite(name: str, players: int, partners: bool, topic: Topic) -> str:
+    """``RuleSet.cite``, worked out once for each book, seating and topic (a ruling cites one for every hand)."""
+    seatings = (f"{players}-partners", str(players)) if partners else (str(players),)
+    return PRESETS[name].cite(topic, seatings)
 
 
 def cited(rules: RuleSet, topic: Topic, reading: str | None = None) -> str:
