@@ -142,14 +142,22 @@ def _play_hand(
     while hand.how is IN_PROGRESS:  # a HandEnd member, so the same object
         seat = hand.turn
         hand_tiles = held[seat]
-        moves = [(t, pos) for t in hand_tiles for pos, v in open_now if v in t]
+        # Every legal move, tile by tile and end by end. A loop, not a comprehension: this
+        # Python (3.11) makes and calls a function for each comprehension, on every turn.
+        moves: list[tuple[tuple[int, int], str]] = []
+        for t in hand_tiles:
+            for pos, v in open_now:
+                if v in t:
+                    moves.append((t, pos))
         if not moves:
             drawn, may_draw = 0, hand.drawable
             while not moves and drawn < may_draw:
                 tile = boneyard.pop()
                 hand_tiles.append(tile)
                 drawn += 1
-                moves = [(tile, pos) for pos, v in open_now if v in tile]
+                for pos, v in open_now:  # moves is empty: the tile drawn's own, as above
+                    if v in tile:
+                        moves.append((tile, pos))
             if drawn:
                 tiles_drawn += drawn
                 apply(DRAWS[drawn])
