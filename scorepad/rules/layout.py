@@ -60,13 +60,13 @@ class Layout:
 
     __slots__ = (
         "_arms",
-        "_count",
         "_ends",
         "_ends_points",
         "_ends_view",
         "_placed",
         "_points",
         "_sniff_sides",
+        "board_count",
         "long_sides_first",
         "set_tile",
         "sniff_at",
@@ -87,7 +87,9 @@ class Layout:
         # collector stops tracking a plain tuple of plain values, but never a named tuple.
         self._arms: dict[str, list[_Placed]] = {"left": [], "right": [], "up": [], "down": []}  # POSITIONS
         self._placed: list[_Placed] = []
-        self._count = 0
+        # The board count (Smartt §7.1): the total of every scoring extremity, kept up to date
+        # play by play. A plain attribute, as the set and the Sniff are: a hand reads it on every play.
+        self.board_count = 0
         self._ends: dict[str, int] = {}
         self._ends_view: MappingProxyType[str, int] = MappingProxyType(self._ends)
         # What each end adds to the board count, the Sniff aside, and their sum; kept up to date play by play.
@@ -105,11 +107,6 @@ class Layout:
     def arms(self) -> dict[str, list[Placement]]:
         """The tiles of each arm (left, right, up, down), from the set or the Sniff outwards."""
         return {pos: [Placement._make(t) for t in arm] for pos, arm in self._arms.items()}
-
-    @property
-    def board_count(self) -> int:
-        """The board count (Smartt §7.1): the total of every scoring extremity."""
-        return self._count
 
     def open_ends(self) -> MappingProxyType[str, int]:
         """Each position a tile may be played on now, with the value it must match (read-only)."""
@@ -129,7 +126,7 @@ class Layout:
         parts = self._parts()
         if not parts:
             return "no tiles yet = 0"
-        return " + ".join(label for label, _ in parts) + f" = {self._count}"
+        return " + ".join(label for label, _ in parts) + f" = {self.board_count}"
 
     def sniff_stage(self) -> str:
         """The Sniff's stage in words, for the table screen."""
@@ -170,7 +167,7 @@ class Layout:
         arms = self._arms
         twin._arms = {"left": arms["left"][:], "right": arms["right"][:], "up": arms["up"][:], "down": arms["down"][:]}
         twin._placed = self._placed[:]
-        twin._count = self._count
+        twin.board_count = self.board_count
         twin._ends = self._ends.copy()
         twin._ends_view = MappingProxyType(twin._ends)
         twin._points = self._points.copy()
@@ -329,7 +326,7 @@ class Layout:
             side, value = bare
             self._ends_points += value - points[side]
             points[side] = value
-        self._count = count
+        self.board_count = count
         ends[at] = outer
         sniff = self.sniff_value
         if sniff_changed and sniff is not None and "up" not in ends and self._short_ends_open():
@@ -349,7 +346,7 @@ class Layout:
         if self.sniff_at != "set":
             self._points["left"], self._points["right"] = a, b  # Smartt §7.1: the set alone counts both ends
             self._ends_points = a + b
-        self._count = self._ends_points + self._sniff_points()
+        self.board_count = self._ends_points + self._sniff_points()
         self._ends["left"], self._ends["right"] = a, b
         if self._short_ends_open():
             # Jaques 'How to play' step 2: the four sides may be developed in any order.
