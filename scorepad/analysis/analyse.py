@@ -6,11 +6,11 @@ from typing import Any
 
 from scorepad.analysis.knowledge import Knowledge
 from scorepad.analysis.naming import book_cited, named_tile, tile_of
-from scorepad.analysis.plays import Probes, automatic, placings, safety
+from scorepad.analysis.plays import Probes, automatic, placing, placings, safety
 from scorepad.analysis.probe import sniff_sides_covered
 from scorepad.analysis.reneges import hand_reneges
 from scorepad.analysis.sayings import bell_lead, bell_words, is_episcopal, moonfaced_sides, safety_saying, say
-from scorepad.analysis.values import Comment, HandAnalysis, MatchAnalysis, Placing, PlayReview, Saying, Word
+from scorepad.analysis.values import Comment, HandAnalysis, MatchAnalysis, PlayReview, Saying, Word
 from scorepad.gc_pause import cyclic_gc_paused
 from scorepad.rules import Draw, HandState, Layout, MatchState, Muggins, Pass, Play, full_set, parse_tile
 from scorepad.rules.hand import IN_PROGRESS, OUT, WON, score_of
@@ -47,7 +47,6 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
     number = hand.number
     know = Knowledge(hand)
     layout = Layout(sniff_rule=rules.sniff, long_sides_first=rules.long_sides_first)
-    on_table: set[tuple[int, int]] = set()
     unplayed = set(full_set(rules.max_pip))
     clutch = [rules.max_pip + 1] * (rules.max_pip + 1)  # Smartt §2.1: seven tiles of each value (ten in double-nine)
     plays: list[PlayReview] = []
@@ -58,10 +57,10 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
     # The bell is asked again only when a score changed (the answer is the same for the same
     # scores); the first event asks it of the scores the hand starts from.
     scored = True
-    # Each seat's side, the seat included: asked after every play (what the side holds).
-    side_seats = [rules.seats_of(rules.side_of(s)) for s in range(rules.players)]
+    # Each seat's partners, the seat left out: what they hold is asked after every play (what the side holds).
+    mates = [[m for m in rules.seats_of(rules.side_of(s)) if m != s] for s in range(rules.players)]
     events, outcomes = hand.events, hand.outcomes
-    last_play = max((i for i, e in enumerate(events) if isinstance(e, Play)), default=-1)
+    last_play = know.last_play
     # How many of the Sniff's sides are covered: only a play changes it, so it is read once a play.
     covered = 0
     # Counts made on the layout as it stands (by ``(tile, at)``): the safety of one play's layout
@@ -77,49 +76,51 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
             prior = layout.board_count
             after_draw = index > 0 and outcomes[index - 1]["event"] == "draw" and outcomes[index - 1]["player"] == seat
             covered_before = covered
-            rack = [r.tile for r in know.held(seat, index)]
-            held = [] if after_draw else rack
-            skip = (tile, at)
-            others = placings(layout, [tile], skip=skip, probes=probes) if not event.stands else []
-            others += placings(layout, [t for t in held if t != tile], probes=probes)
+            rack = know.held(seat, index)
+            # The other placements of the tile played (none for one that stood: it fitted nowhere it
+            # went), then every placement of the rest of the rack, unless the tile was just drawn.
+            tried = [] if after_draw else [t for t in rack if t != tile]
+            if not event.stands:
+                tried.insert(0, tile)
+            others = placings(layout, tried, skip=(tile, at), probes=probes)
             # The layout as it stood, kept to name the automatic the play was or could have been.
             trial_before = layout.copy() if layout.set_tile is not None and score_of(prior) else None
             if event.stands:
                 stood.append(_stood(match, number, index, seat, event.tile, at, layout.open_ends()[at], outcome))
             layout.lay(written, None if at == "set" else at, stands=event.stands)
             probes = {}  # the counts made on the layout as it stood are no longer its counts
-            on_table.add(tile)
             unplayed.discard(tile)
             low, high = tile
             clutch[low] -= 1
             if high != low:  # a double takes one tile from its clutch
                 clutch[high] -= 1
             count = layout.board_count
+            score = score_of(count)
             covered = sniff_sides_covered(layout)
-            played = Placing(outcome["tile"], at, count, score_of(count))
+            played = placing(outcome["tile"], at, count)
             auto = automatic(rules, trial_before, played, others, prior) if trial_before is not None else None
             ends_hand = index == last_play and hand.how in (OUT, WON)
-            own: set[tuple[int, int]] = set()
             if not ends_hand:
-                for mate in side_seats[seat]:
-                    own.update(rack if mate == seat else (r.tile for r in know.held(mate, index)))
+                own = set(rack)
+                for mate in mates[seat]:
+                    own.update(know.held(mate, index))
                 left = safety(layout, unplayed, own, rules.max_pip, probes)
             else:
                 left = None
             plays.append(
                 PlayReview(
-                    hand=number,
-                    event=index + 1,
-                    seat=seat,
-                    tile=outcome["tile"],
-                    at=at,
-                    board_count=count,
-                    score=score_of(count),
-                    recorded=outcome["score"],
-                    alternatives=tuple(others),
-                    automatic=auto,
-                    safety=left,
-                    unseen=tuple(clutch),
+                    number,
+                    index + 1,
+                    seat,
+                    outcome["tile"],
+                    at,
+                    count,
+                    score,
+                    outcome["score"],
+                    tuple(others),
+                    auto,
+                    left,
+                    tuple(clutch),
                 )
             )
             sayings.extend(_play_sayings(match, hand, index, seat, tile, at, layout, covered_before, covered, know))
@@ -145,7 +146,7 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
     sayings.extend(_end_sayings(match, hand))
     if hand.winner() is not None:
         ringing = False  # a new game starts from nothing
-    reneges, verdicts, comments = hand_reneges(match, hand, ends_at)
+    reneges, verdicts, comments = hand_reneges(match, hand, ends_at, know)
     comments = tuple(sorted((*stood, *comments), key=lambda c: c.event))
     result = HandAnalysis(number, hand.game, hand.setter, tuple(plays), reneges, tuple(sayings), verdicts, comments)
     return result, ringing
@@ -194,7 +195,7 @@ def _play_sayings(
     double = tile[0] == tile[1]
     if at == "set" and double and know.rack_known(seat, index):
         value = tile[0]
-        if not any(value in r.tile for r in know.shown_after(seat, index)):
+        if not any(value in t for t in know.shown_after(seat, index)):
             out.append(
                 say(
                     match,
