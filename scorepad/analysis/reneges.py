@@ -126,24 +126,22 @@ def _visit_evidence(match: MatchState, number: int, flow: SeatFlow, visit: Visit
     end, values = visit.end, visit.values
     later = [it for it in flow.named if it.leave > end and not values.isdisjoint(it.tile or ())]
     fitting = tuple(f"{a}-{b}" for a, b in (it.tile for it in later if it.tile is not None))
-
-    def made(verdict: Verdict, reasoning: str) -> RenegeEvidence:
-        moment = "draw" if visit.drew else "pass"
-        return RenegeEvidence(number, visit.start + 1, flow.seat, moment, verdict, fitting, visit.ends, reasoning)
-
-    hidden = any(it.leave > end for it in flow.unnamed)
-    if not later and not hidden:
+    if not later and not any(it.leave > end for it in flow.unnamed):
         # Nothing the player held then can have fitted: no matching to try.
-        return made(
+        why = _cleared_why(match, flow, visit, later)
+        return _evidence(
+            number,
+            flow,
+            visit,
             Verdict.CLEARED,
-            f"{who} {_did(visit)} holding nothing that fitted ({ends}): {_cleared_why(match, flow, visit, later)}.",
+            fitting,
+            f"{who} {_did(visit)} holding nothing that fitted ({ends}): {why}.",
         )
     short = flow.shortfall([visit])
     if short is not None:
-        return made(
-            Verdict.PROVED,
-            f"{who} {_did(visit)} ({ends}) while holding a tile that fitted{cite}: {_short_words(match, flow, short)}.",
-        )
+        proof = _short_words(match, flow, short)
+        words = f"{who} {_did(visit)} ({ends}) while holding a tile that fitted{cite}: {proof}."
+        return _evidence(number, flow, visit, Verdict.PROVED, fitting, words)
     holders = flow.could_hold(visit)
     if holders:
         named = [it for it in holders if it.tile is not None]
@@ -158,11 +156,25 @@ def _visit_evidence(match: MatchState, number: int, flow: SeatFlow, visit: Visit
         unnamed = next((it for it in holders if it.tile is None), None)
         if unnamed is not None:
             reasons.append(_missing(match, flow, unnamed, visit))
-        return made(Verdict.POSSIBLE, f"{who} {_did(visit)} ({ends}); the record cannot tell: {'; '.join(reasons)}.")
-    return made(
+        words = f"{who} {_did(visit)} ({ends}); the record cannot tell: {'; '.join(reasons)}."
+        return _evidence(number, flow, visit, Verdict.POSSIBLE, fitting, words)
+    why = _cleared_why(match, flow, visit, later)
+    return _evidence(
+        number,
+        flow,
+        visit,
         Verdict.CLEARED,
-        f"{who} {_did(visit)} holding nothing that fitted ({ends}): {_cleared_why(match, flow, visit, later)}.",
+        fitting,
+        f"{who} {_did(visit)} holding nothing that fitted ({ends}): {why}.",
     )
+
+
+def _evidence(
+    number: int, flow: SeatFlow, visit: Visit, verdict: Verdict, fitting: tuple[str, ...], reasoning: str
+) -> RenegeEvidence:
+    """The evidence at ``visit`` of hand ``number``: a draw, or a pass with no draw."""
+    moment = "draw" if visit.drew else "pass"
+    return RenegeEvidence(number, visit.start + 1, flow.seat, moment, verdict, fitting, visit.ends, reasoning)
 
 
 def _cleared_why(match: MatchState, flow: SeatFlow, visit: Visit, later: list[Item]) -> str:
