@@ -51,14 +51,12 @@ class _Texts:
 
     ``placings``: by id, the analysis sharing one ``Placing`` among the plays that make it
     (``plays.placing``); an id holds while the analysis, and so the placing, is alive.
-    ``unseen``: the clutches' counts, by their tuple (a few hundred different ones a match).
     """
 
-    __slots__ = ("placings", "unseen")
+    __slots__ = ("placings",)
 
     def __init__(self) -> None:
         self.placings: dict[int, str] = {}
-        self.unseen: dict[tuple[int, ...], str] = {}
 
 
 def _hand(hand: HandAnalysis, texts: _Texts) -> str:
@@ -78,27 +76,30 @@ def _placing(p: Placing) -> str:
 
 
 def _play(p: PlayReview, texts: _Texts) -> str:
-    alternatives = []
+    score = p.score
+    alternatives: list[str] = []
+    missed: list[str] = []  # PlayReview.missed, from the texts already written: the alternatives that scored more
     written = texts.placings
     for a in p.alternatives:
         text = written.get(id(a))
         if text is None:
             text = written[id(a)] = _placing(a)
         alternatives.append(text)
-    # PlayReview.missed, from the texts already written: the alternatives that scored more.
-    score = p.score
-    missed = ", ".join([text for a, text in zip(p.alternatives, alternatives, strict=True) if a.score > score])
+        if a.score > score:
+            missed.append(text)
     auto = "null" if p.automatic is None else _automatic(p.automatic)
     safety = "null" if p.safety is None else _str(p.safety)
-    unseen = texts.unseen.get(p.unseen)
-    if unseen is None:
-        unseen = texts.unseen[p.unseen] = ", ".join([str(n) for n in p.unseen])
     return (
         f'{{"hand": {p.hand}, "event": {p.event}, "seat": {p.seat}, "tile": {_str(p.tile)}, "at": {_str(p.at)},'
         f' "board_count": {p.board_count}, "score": {score}, "recorded": {p.recorded},'
         f' "alternatives": [{", ".join(alternatives)}], "automatic": {auto}, "safety": {safety},'
-        f' "unseen": [{unseen}], "missed": [{missed}]}}'
+        f' "unseen": {_ints(p.unseen)}, "missed": [{", ".join(missed)}]}}'
     )
+
+
+def _ints(numbers: tuple[int, ...]) -> str:
+    """``[7, 6, 7]``: a list of whole numbers reads the same in Python's ``repr`` and in JSON."""
+    return repr(list(numbers))
 
 
 def _automatic(a: Automatic) -> str:

@@ -135,7 +135,10 @@ def summary(analysis: MatchAnalysis) -> dict[str, int]:
             out[player_keys[verdict.verdict]] += 1
         for play in hand.plays:
             score = play.score  # PlayReview.missed, without making the tuple
-            out["missed_chances"] += any(p.score > score for p in play.alternatives)
+            for other in play.alternatives:
+                if other.score > score:
+                    out["missed_chances"] += 1
+                    break
             if play.automatic is not None:
                 out[f"automatics_{play.automatic.use.value}"] += 1
     return out
