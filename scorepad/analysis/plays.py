@@ -52,13 +52,12 @@ def placings(
     if layout.set_tile is None:
         for tile in tiles:
             if skip != (tile, "set"):
-                out.append(placing(_tile_text(tile), "set", _set_count(layout, tile)))
+                out.append(placing(_TILE_TEXTS[tile], "set", _set_count(layout, tile)))
         return out
     if probes is None:
         probes = {}
     ends = layout.open_ends().items()
     for tile in tiles:
-        text = _tile_text(tile)
         a, b = tile
         for at, value in ends:
             if value != a and value != b:
@@ -68,7 +67,8 @@ def placings(
             count = probes.get((tile, at))
             if count is None:
                 count = probes[tile, at] = count_after(layout, tile, at)
-            out.append(placing(text, at, count))
+            text = _TILE_TEXTS[tile]
+            out.append(_PLACINGS.get((text, at, count)) or placing(text, at, count))  # most are made already
     return out
 
 
@@ -88,15 +88,8 @@ def placing(tile: str, at: str, count: int) -> Placing:
 _PLACINGS: dict[tuple[str, str, int], Placing] = {}
 
 
-def _tile_text(tile: tuple[int, int]) -> str:
-    """``3-5``: a tile written as a placing names it (the sorted pair as it comes)."""
-    found = _TILE_TEXTS.get(tile)
-    if found is None:
-        found = _TILE_TEXTS[tile] = f"{tile[0]}-{tile[1]}"
-    return found
-
-
-_TILE_TEXTS: dict[tuple[int, int], str] = {}
+# ``3-5``: each tile (a pair as it comes, pips 0-9) as a placing names it.
+_TILE_TEXTS: dict[tuple[int, int], str] = {(a, b): f"{a}-{b}" for a in range(10) for b in range(10)}
 
 
 # The count of each set, by the layout's rules: a set is counted on an empty layout,
