@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from scorepad.analysis.knowledge import END, Knowledge
 from scorepad.rules import Adjust, Draw, HandState, Pass, Play
 from scorepad.rules.hand import BLOCKED, IN_PROGRESS, OUT
-from scorepad.rules.tiles import key, parse_tile
 
 DEAL = -1  # the "event" of the deal: before every event
 
@@ -137,8 +136,9 @@ class SeatFlow:
         self.items += [Item(None, r, returned=True) for r in returns]
         listed = hand.remaining[seat] if hand.how in (OUT, BLOCKED) and hand.remaining is not None else None
         if isinstance(listed, list):
-            # Sorted, so that the order a record lists them in changes nothing (records.md §4).
-            self.items += sorted(Item(key(*parse_tile(t, rules.max_pip)), END) for t in listed)
+            # Sorted, so that the order a record lists them in changes nothing (records.md §4); the
+            # tiles as ``know`` read them (shown after every event), sorted before they are items.
+            self.items += [Item(tile, END) for tile in sorted(know.shown_after(seat, END - 1))]
         elif listed != 0:
             # A pip total, or a hand that ended before the racks were shown: the tiles are not named.
             self.items += [Item(None, END)] * hand.tiles_held[seat]

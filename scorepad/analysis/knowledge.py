@@ -73,28 +73,38 @@ class Knowledge:
         self._reveal_events: list[list[int]] = [[] for _ in range(players)]
         self._reveal_tiles: list[list[Tile]] = [[] for _ in range(players)]
         self._returned: list[list[int]] = [[] for _ in range(players)]  # misdeals that sent tiles back
+        # Read once a hand, event by event: the lists filled are held in locals.
+        played, steps, intakes, shown_at, shown = (
+            self.played,
+            self.steps,
+            self.intakes,
+            self._reveal_events,
+            self._reveal_tiles,
+        )
         for index, (event, outcome) in enumerate(zip(hand.events, hand.outcomes, strict=True)):
             seat = outcome.get("player")
-            if isinstance(event, Adjust):
-                if event.count > 0:
-                    self.intakes[event.seat].append(index)
-                else:
-                    self._returned[event.seat].append(index)
-                self.steps[event.seat].append((index, event, outcome))
-                if seat is not None and seat != event.seat:
-                    self.steps[seat].append((index, event, outcome))
-                continue
             if isinstance(event, Play):
                 self.last_play = index
+                if seat is not None:
+                    steps[seat].append((index, event, outcome))
+                    tile = played[index] = tile_key(outcome["tile"], max_pip)
+                    shown_at[seat].append(index)
+                    shown[seat].append(tile)
+                continue
+            if isinstance(event, Adjust):
+                if event.count > 0:
+                    intakes[event.seat].append(index)
+                else:
+                    self._returned[event.seat].append(index)
+                steps[event.seat].append((index, event, outcome))
+                if seat is not None and seat != event.seat:
+                    steps[seat].append((index, event, outcome))
+                continue
             if seat is None:
                 continue
-            self.steps[seat].append((index, event, outcome))
-            if isinstance(event, Play):
-                tile = self.played[index] = tile_key(outcome["tile"], max_pip)
-                self._reveal_events[seat].append(index)
-                self._reveal_tiles[seat].append(tile)
-            elif isinstance(event, Draw):
-                self.intakes[seat].append(index)
+            steps[seat].append((index, event, outcome))
+            if isinstance(event, Draw):
+                intakes[seat].append(index)
                 self.visitors.add(seat)
             elif isinstance(event, Pass):
                 self.visitors.add(seat)
