@@ -31,18 +31,28 @@ def analyse_match(match: MatchState) -> MatchAnalysis:
 def _analyse_match(match: MatchState) -> MatchAnalysis:
     hands = []
     ringing = False
+    mates = _mates(match)
     for hand in match.hands:
-        analysis, ringing = _analyse_hand(match, hand, ringing)
+        analysis, ringing = _analyse_hand(match, hand, ringing, mates)
         hands.append(analysis)
     return MatchAnalysis(rules=match.rules.name, players=tuple(match.players), hands=tuple(hands))
 
 
 def analyse_hand(match: MatchState, hand: HandState) -> HandAnalysis:
     """Analyse one hand of ``match`` on its own (the bell counts from the hand's starting scores)."""
-    return _analyse_hand(match, hand, bell_lead(hand.scores_before) is not None)[0]
+    return _analyse_hand(match, hand, bell_lead(hand.scores_before) is not None, _mates(match))[0]
 
 
-def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[HandAnalysis, bool]:
+def _mates(match: MatchState) -> list[list[int]]:
+    """Each seat's partners, the seat left out (none without partnerships)."""
+    rules = match.rules
+    return [[m for m in rules.seats_of(rules.side_of(s)) if m != s] for s in range(rules.players)]
+
+
+def _analyse_hand(
+    match: MatchState, hand: HandState, ringing: bool, mates: list[list[int]]
+) -> tuple[HandAnalysis, bool]:
+    """One hand's analysis and whether the bell rings after it; ``mates`` is ``_mates(match)``."""
     rules = match.rules
     max_pip = rules.max_pip
     number = hand.number
@@ -58,8 +68,6 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
     # The bell is asked again only when a score changed (the answer is the same for the same
     # scores); the first event asks it of the scores the hand starts from.
     scored = True
-    # Each seat's partners, the seat left out: what they hold is asked after every play (what the side holds).
-    mates = [[m for m in rules.seats_of(rules.side_of(s)) if m != s] for s in range(rules.players)]
     events, outcomes = hand.events, hand.outcomes
     # The hand's last play leaves nothing to play on when it ended the hand (out, or the game won).
     last_play = know.last_play if hand.how in (OUT, WON) else -1
@@ -109,6 +117,7 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
             auto = automatic(rules, trial_before, played, others, prior) if trial_before is not None else None
             ends_hand = index == last_play
             if not ends_hand:
+                # What the side holds (the seat and its partners): their tiles never make the layout open.
                 own = set(rack)
                 for mate in mates[seat]:
                     own.update(know.held(mate, index))
