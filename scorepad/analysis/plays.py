@@ -84,7 +84,8 @@ def placing(tile: str, at: str, count: int) -> Placing:
     return found
 
 
-# Every placing made so far, by (tile, at, count): a few thousand at most (tiles x ends x counts).
+# Every placing made so far, by (tile, at, count): bounded by the tiles (as written) x the five
+# positions x the counts a layout can make; a few thousand in practice.
 _PLACINGS: dict[tuple[str, str, int], Placing] = {}
 
 
