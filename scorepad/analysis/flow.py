@@ -106,6 +106,15 @@ class SeatFlow:
         drawn = last_draw = 0
         played = know.played
         for index, event, outcome in know.steps[seat]:
+            if isinstance(event, Play):  # most steps; a play among the seat's steps is its own
+                if visit_start is not None:
+                    # The drawn tile played: it is the visit's last draw (Smartt §8.1), not an item to place.
+                    self.visits.append(Visit(visit_start, index, index, ends_at[visit_start], drawn, "play"))
+                    self.slots.remove(last_draw)
+                    visit_start, drawn = None, 0
+                else:
+                    self.items.append(Item(played[index], index))
+                continue
             if isinstance(event, Adjust) and event.seat == seat:
                 if event.count > 0:
                     self.slots += [index] * event.count
@@ -123,14 +132,6 @@ class SeatFlow:
                 start = index if visit_start is None else visit_start
                 self.visits.append(Visit(start, index, index, ends_at[start], drawn, "pass"))
                 visit_start, drawn = None, 0
-            elif isinstance(event, Play):
-                if visit_start is not None:
-                    # The drawn tile played: it is the visit's last draw (Smartt §8.1), not an item to place.
-                    self.visits.append(Visit(visit_start, index, index, ends_at[visit_start], drawn, "play"))
-                    self.slots.remove(last_draw)
-                    visit_start, drawn = None, 0
-                else:
-                    self.items.append(Item(played[index], index))
         if visit_start is not None:
             self.visits.append(Visit(visit_start, last_draw, visit_start, ends_at[visit_start], drawn, "stop"))
         self.items += [Item(None, r, returned=True) for r in returns]

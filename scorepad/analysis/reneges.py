@@ -125,8 +125,8 @@ def _visit_evidence(match: MatchState, number: int, flow: SeatFlow, visit: Visit
     # The named tiles still in the rack as the visit ended (flow.in_rack) that fitted it.
     end, values = visit.end, visit.values
     later = [it for it in flow.named if it.leave > end and not values.isdisjoint(it.tile or ())]
-    fitting = tuple(f"{a}-{b}" for a, b in (it.tile for it in later if it.tile is not None))
-    if not later and not any(it.leave > end for it in flow.unnamed):
+    fitting = tuple([f"{a}-{b}" for a, b in (it.tile for it in later if it.tile is not None)]) if later else ()
+    if not later and not (flow.unnamed and any(it.leave > end for it in flow.unnamed)):
         # Nothing the player held then can have fitted: no matching to try.
         why = _cleared_why(match, flow, visit, later)
         return _evidence(
