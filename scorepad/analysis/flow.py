@@ -30,6 +30,7 @@ import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from scorepad.analysis.frozen import quick_init
 from scorepad.analysis.knowledge import END, Knowledge
 from scorepad.rules import Adjust, Draw, HandState, Pass, Play
 from scorepad.rules.hand import BLOCKED, IN_PROGRESS, OUT
@@ -39,6 +40,7 @@ DEAL = -1  # the "event" of the deal: before every event
 Tile = tuple[int, int]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Visit:
     """One turn on which a seat drew or passed, and the ends it faced (0-based event indices).
@@ -67,6 +69,7 @@ class Visit:
         return not self.values.isdisjoint(tile)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, order=True)
 class Item:
     """One tile that left the seat's rack: named (played, or listed at the end) or not named."""

@@ -1,15 +1,19 @@
 """The values an analysis is made of: frozen dataclasses and enums, plain data for JSON.
 
+Each dataclass is made with ``quick_init`` (``frozen``): the same parameters and the same
+frozen value, made faster, for an analysis makes hundreds of thousands of them.
+
 Events are numbered as the referee numbers them: hand and event from 1. A
 ``Saying`` at the end of a hand has ``event`` 0.
 """
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any
 
+from scorepad.analysis.frozen import quick_init
 from scorepad.gc_pause import cyclic_gc_paused
 
 
@@ -70,33 +74,7 @@ class Word(StrEnum):
     BAREASS = "Bareass"
 
 
-_Value = TypeVar("_Value")
-
-
-def _quick_init(cls: type[_Value]) -> type[_Value]:
-    """Give the frozen, slotted dataclass ``cls`` a quicker ``__init__`` with the same parameters.
-
-    The one ``dataclass`` writes sets each field through ``object.__setattr__`` (the class is
-    frozen), a generic lookup for every field; this one hands each value to its slot's own
-    descriptor. An analysis makes one of these values for nearly every event, and for a
-    ``PlayReview`` this halves the making. Raises TypeError for a class it does not fit: a
-    field with a default, or a ``__post_init__``.
-    """
-    found = fields(cls)  # type: ignore[arg-type]
-    if any(f.default is not MISSING or f.default_factory is not MISSING for f in found):
-        raise TypeError(f"{cls.__name__}: _quick_init takes no defaults")
-    if hasattr(cls, "__post_init__"):
-        raise TypeError(f"{cls.__name__}: _quick_init does not call __post_init__")
-    names = [f.name for f in found]
-    scope = {f"_set_{name}": getattr(cls, name).__set__ for name in names}
-    body = "".join(f"    _set_{name}(self, {name})\n" for name in names)
-    exec(f"def __init__(self, {', '.join(names)}):\n{body}", scope)  # as dataclass writes its own
-    init = scope["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    setattr(cls, "__init__", init)  # noqa: B010 (mypy refuses assigning to a method)
-    return cls
-
-
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Placing:
     """One legal placement of a tile and what it would have made."""
@@ -107,6 +85,7 @@ class Placing:
     score: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Automatic:
     """An automatic available at a play: which, with which tile where, and whether it was played."""
@@ -117,7 +96,7 @@ class Automatic:
     words: str
 
 
-@_quick_init
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RenegeEvidence:
     """What the record shows about one draw or pass: did the player hold a tile that would have played?"""
@@ -132,6 +111,7 @@ class RenegeEvidence:
     reasoning: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Shown:
     """A tile of a proof: where it was shown (``event`` from 1, or 0 when listed at the end) and when it fitted."""
@@ -141,6 +121,7 @@ class Shown:
     fitted: int  # the event (from 1) of the visit whose ends it fitted; 0 when it is the count alone
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RenegeVerdict:
     """One player's renege verdict for one hand, with the tiles of a proof and the reasoning in words."""
@@ -153,7 +134,7 @@ class RenegeVerdict:
     reasoning: str
 
 
-@_quick_init
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayReview:
     """One play against what else the player could have done, and what it left."""
@@ -177,7 +158,7 @@ class PlayReview:
         return tuple(p for p in self.alternatives if p.score > self.score)
 
 
-@_quick_init
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Saying:
     """A word of the table at the moment it applies (``event`` 0: at the end of the hand)."""
@@ -189,6 +170,7 @@ class Saying:
     words: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Comment:
     """The analysis on a ruling the record itself carries (a renege proved at the table, a play that stood)."""
@@ -199,6 +181,7 @@ class Comment:
     words: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandAnalysis:
     """Everything the analysis found in one hand."""
@@ -213,6 +196,7 @@ class HandAnalysis:
     comments: tuple[Comment, ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class MatchAnalysis:
     """The analysis of a whole match, hand by hand."""
