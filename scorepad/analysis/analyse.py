@@ -6,11 +6,11 @@ from typing import Any
 
 from scorepad.analysis.knowledge import Knowledge
 from scorepad.analysis.naming import book_cited, named_tile, tile_of
-from scorepad.analysis.plays import Probes, automatic, placings, safety
+from scorepad.analysis.plays import Probes, automatic, placing, placings, safety
 from scorepad.analysis.probe import sniff_sides_covered
 from scorepad.analysis.reneges import hand_reneges
 from scorepad.analysis.sayings import bell_lead, bell_words, is_episcopal, moonfaced_sides, safety_saying, say
-from scorepad.analysis.values import Comment, HandAnalysis, MatchAnalysis, Placing, PlayReview, Saying, Word
+from scorepad.analysis.values import Comment, HandAnalysis, MatchAnalysis, PlayReview, Saying, Word
 from scorepad.gc_pause import cyclic_gc_paused
 from scorepad.rules import Draw, HandState, Layout, MatchState, Muggins, Pass, Play, full_set, parse_tile
 from scorepad.rules.hand import IN_PROGRESS, OUT, WON, score_of
@@ -31,25 +31,35 @@ def analyse_match(match: MatchState) -> MatchAnalysis:
 def _analyse_match(match: MatchState) -> MatchAnalysis:
     hands = []
     ringing = False
+    mates = _mates(match)
     for hand in match.hands:
-        analysis, ringing = _analyse_hand(match, hand, ringing)
+        analysis, ringing = _analyse_hand(match, hand, ringing, mates)
         hands.append(analysis)
     return MatchAnalysis(rules=match.rules.name, players=tuple(match.players), hands=tuple(hands))
 
 
 def analyse_hand(match: MatchState, hand: HandState) -> HandAnalysis:
     """Analyse one hand of ``match`` on its own (the bell counts from the hand's starting scores)."""
-    return _analyse_hand(match, hand, bell_lead(hand.scores_before) is not None)[0]
+    return _analyse_hand(match, hand, bell_lead(hand.scores_before) is not None, _mates(match))[0]
 
 
-def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[HandAnalysis, bool]:
+def _mates(match: MatchState) -> list[list[int]]:
+    """Each seat's partners, the seat left out (none without partnerships)."""
     rules = match.rules
+    return [[m for m in rules.seats_of(rules.side_of(s)) if m != s] for s in range(rules.players)]
+
+
+def _analyse_hand(
+    match: MatchState, hand: HandState, ringing: bool, mates: list[list[int]]
+) -> tuple[HandAnalysis, bool]:
+    """One hand's analysis and whether the bell rings after it; ``mates`` is ``_mates(match)``."""
+    rules = match.rules
+    max_pip = rules.max_pip
     number = hand.number
     know = Knowledge(hand)
     layout = Layout(sniff_rule=rules.sniff, long_sides_first=rules.long_sides_first)
-    on_table: set[tuple[int, int]] = set()
-    unplayed = set(full_set(rules.max_pip))
-    clutch = [rules.max_pip + 1] * (rules.max_pip + 1)  # Smartt §2.1: seven tiles of each value (ten in double-nine)
+    unplayed = set(full_set(max_pip))
+    clutch = [max_pip + 1] * (max_pip + 1)  # Smartt §2.1: seven tiles of each value (ten in double-nine)
     plays: list[PlayReview] = []
     ends_at: dict[int, tuple[tuple[str, int], ...]] = {}
     stood: list[Comment] = []
@@ -58,10 +68,9 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
     # The bell is asked again only when a score changed (the answer is the same for the same
     # scores); the first event asks it of the scores the hand starts from.
     scored = True
-    # Each seat's side, the seat included: asked after every play (what the side holds).
-    side_seats = [rules.seats_of(rules.side_of(s)) for s in range(rules.players)]
     events, outcomes = hand.events, hand.outcomes
-    last_play = max((i for i, e in enumerate(events) if isinstance(e, Play)), default=-1)
+    # The hand's last play leaves nothing to play on when it ended the hand (out, or the game won).
+    last_play = know.last_play if hand.how in (OUT, WON) else -1
     # How many of the Sniff's sides are covered: only a play changes it, so it is read once a play.
     covered = 0
     # Counts made on the layout as it stands (by ``(tile, at)``): the safety of one play's layout
@@ -71,58 +80,67 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
         seat = outcome.get("player")
         if isinstance(event, Play) and seat is not None:
             # A tile that stood is laid as written in the event; any other as the referee wrote it.
-            written = parse_tile(event.tile, rules.max_pip) if event.stands else tile_of(outcome["tile"], rules.max_pip)
-            tile = key(*written)
+            stands = event.stands
+            if stands:
+                written = parse_tile(event.tile, max_pip)
+                tile = key(*written)
+            else:
+                written, tile = tile_of(outcome["tile"], max_pip), know.played[index]
             at = outcome["at"]
             prior = layout.board_count
-            after_draw = index > 0 and outcomes[index - 1]["event"] == "draw" and outcomes[index - 1]["player"] == seat
+            before = outcomes[index - 1] if index else None
+            after_draw = before is not None and before["event"] == "draw" and before["player"] == seat
             covered_before = covered
-            rack = [r.tile for r in know.held(seat, index)]
-            held = [] if after_draw else rack
-            skip = (tile, at)
-            others = placings(layout, [tile], skip=skip, probes=probes) if not event.stands else []
-            others += placings(layout, [t for t in held if t != tile], probes=probes)
+            rack = know.held(seat, index)
+            # The other placements of the tile played (none for one that stood: it fitted nowhere it
+            # went), then every placement of the rest of the rack, unless the tile was just drawn.
+            tried = [] if after_draw else [t for t in rack if t != tile]
+            if not stands:
+                tried.insert(0, tile)
+            others = placings(layout, tried, skip=(tile, at), probes=probes)
             # The layout as it stood, kept to name the automatic the play was or could have been.
             trial_before = layout.copy() if layout.set_tile is not None and score_of(prior) else None
-            if event.stands:
+            if stands:
                 stood.append(_stood(match, number, index, seat, event.tile, at, layout.open_ends()[at], outcome))
-            layout.lay(written, None if at == "set" else at, stands=event.stands)
+            layout.lay(written, None if at == "set" else at, stands=stands)
             probes = {}  # the counts made on the layout as it stood are no longer its counts
-            on_table.add(tile)
             unplayed.discard(tile)
             low, high = tile
             clutch[low] -= 1
             if high != low:  # a double takes one tile from its clutch
                 clutch[high] -= 1
             count = layout.board_count
-            covered = sniff_sides_covered(layout)
-            played = Placing(outcome["tile"], at, count, score_of(count))
+            score = score_of(count)
+            if covered < 4:  # a side once covered stays covered
+                covered = sniff_sides_covered(layout)
+            played = placing(outcome["tile"], at, count)
             auto = automatic(rules, trial_before, played, others, prior) if trial_before is not None else None
-            ends_hand = index == last_play and hand.how in (OUT, WON)
-            own: set[tuple[int, int]] = set()
+            ends_hand = index == last_play
             if not ends_hand:
-                for mate in side_seats[seat]:
-                    own.update(rack if mate == seat else (r.tile for r in know.held(mate, index)))
-                left = safety(layout, unplayed, own, rules.max_pip, probes)
+                # What the side holds (the seat and its partners): their tiles never make the layout open.
+                own = set(rack)
+                for mate in mates[seat]:
+                    own.update(know.held(mate, index))
+                left = safety(layout, unplayed, own, max_pip, probes)
             else:
                 left = None
             plays.append(
                 PlayReview(
-                    hand=number,
-                    event=index + 1,
-                    seat=seat,
-                    tile=outcome["tile"],
-                    at=at,
-                    board_count=count,
-                    score=score_of(count),
-                    recorded=outcome["score"],
-                    alternatives=tuple(others),
-                    automatic=auto,
-                    safety=left,
-                    unseen=tuple(clutch),
+                    number,
+                    index + 1,
+                    seat,
+                    outcome["tile"],
+                    at,
+                    count,
+                    score,
+                    outcome["score"],
+                    tuple(others),
+                    auto,
+                    left,
+                    tuple(clutch),
                 )
             )
-            sayings.extend(_play_sayings(match, hand, index, seat, tile, at, layout, covered_before, covered, know))
+            _play_sayings(sayings, match, hand, index, seat, tile, at, layout, covered_before, covered, know)
             if not ends_hand:
                 found = safety_saying(match, number, index + 1, seat, left)
                 if found is not None:
@@ -145,7 +163,7 @@ def _analyse_hand(match: MatchState, hand: HandState, ringing: bool) -> tuple[Ha
     sayings.extend(_end_sayings(match, hand))
     if hand.winner() is not None:
         ringing = False  # a new game starts from nothing
-    reneges, verdicts, comments = hand_reneges(match, hand, ends_at)
+    reneges, verdicts, comments = hand_reneges(match, hand, ends_at, know)
     comments = tuple(sorted((*stood, *comments), key=lambda c: c.event))
     result = HandAnalysis(number, hand.game, hand.setter, tuple(plays), reneges, tuple(sayings), verdicts, comments)
     return result, ringing
@@ -175,6 +193,7 @@ def _bell(match: MatchState, hand: int, event: int, scores: list[int], ringing: 
 
 
 def _play_sayings(
+    out: list[Saying],
     match: MatchState,
     hand: HandState,
     index: int,
@@ -185,49 +204,31 @@ def _play_sayings(
     covered_before: int,
     covered: int,
     know: Knowledge,
-) -> list[Saying]:
-    """The words a play earns; ``covered_before`` and ``covered``: the Sniff's sides covered before and after it."""
-    rules = match.rules
-    who = match.players[seat]
-    number, event = hand.number, index + 1
-    out = []
+) -> None:
+    """Add to ``out`` the words a play earns.
+
+    ``covered_before`` and ``covered``: the Sniff's sides covered before and after it. Most
+    plays earn none, so each name and number is read only for a word that applies.
+    """
     double = tile[0] == tile[1]
     if at == "set" and double and know.rack_known(seat, index):
         value = tile[0]
-        if not any(value in r.tile for r in know.shown_after(seat, index)):
-            out.append(
-                say(
-                    match,
-                    number,
-                    event,
-                    Word.BAREASS,
-                    seat,
-                    f"{who} set {named_tile(rules, tile)} with no other {value} in the rack (a Lighthouse)",
-                )
-            )
+        if not any(value in t for t in know.shown_after(seat, index)):
+            words = f"{match.players[seat]} set {named_tile(match.rules, tile)} with no other {value} in the rack"
+            out.append(say(match, hand.number, index + 1, Word.BAREASS, seat, f"{words} (a Lighthouse)"))
     if is_episcopal(layout):
-        out.append(say(match, number, event, Word.EPISCOPAL, seat, "a count of 10 with the ends 1, 2, 3 and 4"))
+        words = "a count of 10 with the ends 1, 2, 3 and 4"
+        out.append(say(match, hand.number, index + 1, Word.EPISCOPAL, seat, words))
     if covered_before == 2 and covered == 3:
         by_setter = ", and by the setter" if seat == hand.setter else ""
-        out.append(
-            say(
-                match, number, event, Word.COME_OFF_ENCE, seat, f"{who} plays on the third side of the Sniff{by_setter}"
-            )
-        )
+        words = f"{match.players[seat]} plays on the third side of the Sniff{by_setter}"
+        out.append(say(match, hand.number, index + 1, Word.COME_OFF_ENCE, seat, words))
     if covered_before == 3 and covered == 4:
-        out.append(say(match, number, event, Word.TERMINATING, seat, f"{who} covers the Sniff's fourth and last side"))
+        words = f"{match.players[seat]} covers the Sniff's fourth and last side"
+        out.append(say(match, hand.number, index + 1, Word.TERMINATING, seat, words))
     if double and at != "set" and score_of(layout.board_count) == 0:
-        out.append(
-            say(
-                match,
-                number,
-                event,
-                Word.SHEDAPOTOMUS,
-                seat,
-                f"{who} sheds {named_tile(rules, tile)}, a double that scores nothing",
-            )
-        )
-    return out
+        words = f"{match.players[seat]} sheds {named_tile(match.rules, tile)}, a double that scores nothing"
+        out.append(say(match, hand.number, index + 1, Word.SHEDAPOTOMUS, seat, words))
 
 
 def _end_sayings(match: MatchState, hand: HandState) -> list[Saying]:

@@ -28,21 +28,19 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import cache
-from typing import Any
+from dataclasses import dataclass, field
 
-from scorepad.analysis.knowledge import END
-from scorepad.analysis.naming import tile_key
-from scorepad.rules import Adjust, Draw, Event, HandState, Pass, Play
+from scorepad.analysis.frozen import quick_init
+from scorepad.analysis.knowledge import END, Knowledge
+from scorepad.rules import Adjust, Draw, HandState, Pass, Play
 from scorepad.rules.hand import BLOCKED, IN_PROGRESS, OUT
-from scorepad.rules.tiles import full_set, key, parse_tile
 
 DEAL = -1  # the "event" of the deal: before every event
 
 Tile = tuple[int, int]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Visit:
     """One turn on which a seat drew or passed, and the ends it faced (0-based event indices).
@@ -60,12 +58,18 @@ class Visit:
     ends: tuple[tuple[str, int], ...]
     drew: int
     closed_by: str  # "play", "pass", or "stop" when the hand stopped during the visit
+    # The values the ends showed: every matching asks ``fits`` of each tile at each visit.
+    values: frozenset[int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "values", frozenset(v for _, v in self.ends))
 
     def fits(self, tile: Tile) -> bool:
         """Whether ``tile`` fitted one of the ends the seat faced."""
-        return any(v in tile for _, v in self.ends)
+        return not self.values.isdisjoint(tile)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, order=True)
 class Item:
     """One tile that left the seat's rack: named (played, or listed at the end) or not named."""
@@ -89,11 +93,11 @@ class SeatFlow:
     """The intakes, the tiles that left, and the visits of one seat in one hand."""
 
     def __init__(
-        self, hand: HandState, seat: int, turns: HandTurns, ends_at: dict[int, tuple[tuple[str, int], ...]]
+        self, hand: HandState, seat: int, know: Knowledge, ends_at: dict[int, tuple[tuple[str, int], ...]]
     ) -> None:
         """The flow of ``seat`` in ``hand``; ``ends_at`` gives the open ends at each draw and pass (by event index).
 
-        ``turns`` is ``HandTurns(hand)``, shared by the seats of the hand.
+        ``know`` is ``Knowledge(hand)``, shared by the seats of the hand.
         """
         rules = hand.rules
         self.seat = seat
@@ -103,8 +107,17 @@ class SeatFlow:
         returns: list[int] = []
         visit_start: int | None = None
         drawn = last_draw = 0
-        played = turns.played
-        for index, event, outcome in turns.steps[seat]:
+        played = know.played
+        for index, event, outcome in know.steps[seat]:
+            if isinstance(event, Play):  # most steps; a play among the seat's steps is its own
+                if visit_start is not None:
+                    # The drawn tile played: it is the visit's last draw (Smartt §8.1), not an item to place.
+                    self.visits.append(Visit(visit_start, index, index, ends_at[visit_start], drawn, "play"))
+                    self.slots.remove(last_draw)
+                    visit_start, drawn = None, 0
+                else:
+                    self.items.append(Item(played[index], index))
+                continue
             if isinstance(event, Adjust) and event.seat == seat:
                 if event.count > 0:
                     self.slots += [index] * event.count
@@ -122,44 +135,39 @@ class SeatFlow:
                 start = index if visit_start is None else visit_start
                 self.visits.append(Visit(start, index, index, ends_at[start], drawn, "pass"))
                 visit_start, drawn = None, 0
-            elif isinstance(event, Play):
-                if visit_start is not None:
-                    # The drawn tile played: it is the visit's last draw (Smartt §8.1), not an item to place.
-                    self.visits.append(Visit(visit_start, index, index, ends_at[visit_start], drawn, "play"))
-                    self.slots.remove(last_draw)
-                    visit_start, drawn = None, 0
-                else:
-                    self.items.append(Item(played[index], index))
         if visit_start is not None:
             self.visits.append(Visit(visit_start, last_draw, visit_start, ends_at[visit_start], drawn, "stop"))
         self.items += [Item(None, r, returned=True) for r in returns]
         listed = hand.remaining[seat] if hand.how in (OUT, BLOCKED) and hand.remaining is not None else None
         if isinstance(listed, list):
-            # Sorted, so that the order a record lists them in changes nothing (records.md §4).
-            self.items += sorted(Item(key(*parse_tile(t, rules.max_pip)), END) for t in listed)
+            # Sorted, so that the order a record lists them in changes nothing (records.md §4); the
+            # tiles as ``know`` read them (shown after every event), sorted before they are items.
+            self.items += [Item(tile, END) for tile in sorted(know.shown_after(seat, END - 1))]
         elif listed != 0:
             # A pip total, or a hand that ended before the racks were shown: the tiles are not named.
             self.items += [Item(None, END)] * hand.tiles_held[seat]
+        # The items by kind, in the order of ``items``: each visit asks which of them it may concern.
+        self.named = [it for it in self.items if it.tile is not None]
+        self.unnamed = [it for it in self.items if it.tile is None]
         self.in_play = hand.how == IN_PROGRESS
         self.pip_total = listed if isinstance(listed, int) and listed else None
         # The tiles an unnamed item may be: ones nobody showed, and after a return, ones drawn and shown later.
-        self._never_shown = turns.never_shown
-        self._shown_by_all = turns.shown
-        self._intakes = turns.intakes
+        self._know = know
 
     # -- what an unnamed tile may be ---------------------------------------------------
 
     def pool(self, item: Item) -> frozenset[Tile]:
         """The tiles an unnamed item may be: never shown, or (sent back) drawn and shown by a seat afterwards."""
+        know = self._know
         if not item.returned:
-            return self._never_shown
+            return know.never_shown
         later = {
             tile
-            for tile, shows in self._shown_by_all.items()
+            for tile, shows in know.shown.items()
             for who, when in shows
-            if when > item.leave and any(item.leave < i < when for i in self._intakes[who])
+            if when > item.leave and any(item.leave < i < when for i in know.intakes[who])
         }
-        return self._never_shown | later
+        return know.never_shown | later
 
     def passers_by(self, item: Item, visit: Visit) -> list[Tile]:
         """The tiles an unnamed ``item`` may be that fitted ``visit``, sorted."""
@@ -207,89 +215,6 @@ class SeatFlow:
             if not candidates:
                 return visit.cut
         return DEAL
-
-
-class HandTurns:
-    """What the flows of every seat of one hand read, worked out once a hand rather than once a seat.
-
-    ``played``: the tile (a sorted pair) of each play, by event index. ``steps``: per seat, the
-    events that concern it (its own turns, and misdeal adjusts of its rack), in order, as
-    ``(index, event, outcome)``. ``shown``: ``shown_tiles(hand)``. ``intakes``: per seat, the
-    events that brought tiles into its rack. ``never_shown``: the tiles of the set nobody showed.
-    """
-
-    __slots__ = ("intakes", "never_shown", "played", "shown", "steps")
-
-    def __init__(self, hand: HandState) -> None:
-        """The shared facts of ``hand``."""
-        rules = hand.rules
-        self.played: dict[int, Tile] = {}
-        self.steps: list[list[tuple[int, Event, dict[str, Any]]]] = [[] for _ in range(rules.players)]
-        self.intakes: list[list[int]] = [[] for _ in range(rules.players)]
-        for index, (event, outcome) in enumerate(zip(hand.events, hand.outcomes, strict=True)):
-            seat = outcome.get("player")
-            if isinstance(event, Adjust):
-                if event.count > 0:
-                    self.intakes[event.seat].append(index)
-                self.steps[event.seat].append((index, event, outcome))
-                if seat is not None and seat != event.seat:
-                    self.steps[seat].append((index, event, outcome))
-                continue
-            if seat is None:
-                continue
-            self.steps[seat].append((index, event, outcome))
-            if isinstance(event, Draw):
-                self.intakes[seat].append(index)
-            elif outcome["event"] == "play":
-                self.played[index] = tile_key(outcome["tile"], rules.max_pip)
-        self.shown = _shown(hand, self.played)
-        self.never_shown = frozenset(t for t in _pairs(rules.max_pip) if t not in self.shown)
-
-
-@cache
-def _pairs(max_pip: int) -> tuple[Tile, ...]:
-    """Every tile of the set as a sorted pair."""
-    return tuple(t for t in full_set(max_pip) if key(*t) == t)
-
-
-def _shown(hand: HandState, played: dict[int, Tile]) -> dict[Tile, list[tuple[int, int]]]:
-    """``shown_tiles`` from the tiles of the plays already read."""
-    outcomes = hand.outcomes
-    out: dict[Tile, list[tuple[int, int]]] = {}
-    for index, tile in played.items():
-        out.setdefault(tile, []).append((outcomes[index]["player"], index))
-    if hand.how in (OUT, BLOCKED) and hand.remaining is not None:
-        for seat, entry in enumerate(hand.remaining):
-            if isinstance(entry, list):
-                for text in entry:
-                    out.setdefault(key(*parse_tile(text, hand.rules.max_pip)), []).append((seat, END))
-    return out
-
-
-def shown_tiles(hand: HandState) -> dict[Tile, list[tuple[int, int]]]:
-    """Per tile, every (seat, event) at which it was shown: laid, or listed at the end (``END``)."""
-    rules = hand.rules
-    out: dict[Tile, list[tuple[int, int]]] = {}
-    for index, outcome in enumerate(hand.outcomes):
-        if outcome["event"] == "play":
-            out.setdefault(key(*parse_tile(outcome["tile"], rules.max_pip)), []).append((outcome["player"], index))
-    if hand.how in (OUT, BLOCKED) and hand.remaining is not None:
-        for seat, entry in enumerate(hand.remaining):
-            if isinstance(entry, list):
-                for text in entry:
-                    out.setdefault(key(*parse_tile(text, rules.max_pip)), []).append((seat, END))
-    return out
-
-
-def _intakes_by_seat(hand: HandState) -> list[list[int]]:
-    """Per seat, the events that brought tiles into its rack (draws and adjusts that took tiles)."""
-    out: list[list[int]] = [[] for _ in range(hand.rules.players)]
-    for index, (event, outcome) in enumerate(zip(hand.events, hand.outcomes, strict=True)):
-        if isinstance(event, Draw):
-            out[outcome["player"]].append(index)
-        elif isinstance(event, Adjust) and event.count > 0:
-            out[event.seat].append(index)
-    return out
 
 
 def _matches(windows: list[tuple[int, int]], slots: list[int]) -> bool:

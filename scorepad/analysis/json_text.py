@@ -37,7 +37,8 @@ _str = encode_basestring_ascii
 
 def analysis_json(analysis: MatchAnalysis, summary: dict[str, int]) -> str:
     """``json.dumps(out)`` where ``out`` is ``analysis.to_dict()`` with ``out["summary"] = summary``."""
-    hands = ", ".join([_hand(h) for h in analysis.hands])
+    texts = _Texts()
+    hands = ", ".join([_hand(h, texts) for h in analysis.hands])
     players = ", ".join([_str(p) for p in analysis.players])
     return (
         f'{{"rules": {_str(analysis.rules)}, "players": [{players}], "hands": [{hands}],'
@@ -45,8 +46,21 @@ def analysis_json(analysis: MatchAnalysis, summary: dict[str, int]) -> str:
     )
 
 
-def _hand(hand: HandAnalysis) -> str:
-    plays = ", ".join([_play(p) for p in hand.plays])
+class _Texts:
+    """The texts of values met again and again in one analysis, each written once.
+
+    ``placings``: by id, the analysis sharing one ``Placing`` among the plays that make it
+    (``plays.placing``); an id holds while the analysis, and so the placing, is alive.
+    """
+
+    __slots__ = ("placings",)
+
+    def __init__(self) -> None:
+        self.placings: dict[int, str] = {}
+
+
+def _hand(hand: HandAnalysis, texts: _Texts) -> str:
+    plays = ", ".join([_play(p, texts) for p in hand.plays])
     reneges = ", ".join([_evidence(e) for e in hand.reneges])
     sayings = ", ".join([_saying(s) for s in hand.sayings])
     verdicts = ", ".join([_verdict(v) for v in hand.verdicts])
@@ -61,20 +75,31 @@ def _placing(p: Placing) -> str:
     return f'{{"tile": {_str(p.tile)}, "at": {_str(p.at)}, "board_count": {p.board_count}, "score": {p.score}}}'
 
 
-def _play(p: PlayReview) -> str:
-    alternatives = [_placing(a) for a in p.alternatives]
-    # PlayReview.missed, from the texts already written: the alternatives that scored more.
+def _play(p: PlayReview, texts: _Texts) -> str:
     score = p.score
-    missed = ", ".join([text for a, text in zip(p.alternatives, alternatives, strict=True) if a.score > score])
+    alternatives: list[str] = []
+    missed: list[str] = []  # PlayReview.missed, from the texts already written: the alternatives that scored more
+    written = texts.placings
+    for a in p.alternatives:
+        text = written.get(id(a))
+        if text is None:
+            text = written[id(a)] = _placing(a)
+        alternatives.append(text)
+        if a.score > score:
+            missed.append(text)
     auto = "null" if p.automatic is None else _automatic(p.automatic)
     safety = "null" if p.safety is None else _str(p.safety)
-    unseen = ", ".join([str(n) for n in p.unseen])
     return (
         f'{{"hand": {p.hand}, "event": {p.event}, "seat": {p.seat}, "tile": {_str(p.tile)}, "at": {_str(p.at)},'
         f' "board_count": {p.board_count}, "score": {score}, "recorded": {p.recorded},'
         f' "alternatives": [{", ".join(alternatives)}], "automatic": {auto}, "safety": {safety},'
-        f' "unseen": [{unseen}], "missed": [{missed}]}}'
+        f' "unseen": {_ints(p.unseen)}, "missed": [{", ".join(missed)}]}}'
     )
+
+
+def _ints(numbers: tuple[int, ...]) -> str:
+    """``[7, 6, 7]``: a list of whole numbers reads the same in Python's ``repr`` and in JSON."""
+    return repr(list(numbers))
 
 
 def _automatic(a: Automatic) -> str:

@@ -74,8 +74,9 @@ def tiles_words(rules: RuleSet, tiles: Iterable[tuple[int, int] | str]) -> str:
     return ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
-def ends_words(ends: Iterable[tuple[str, int]]) -> str:
-    """``left 3, right 5``."""
+@cache
+def ends_words(ends: tuple[tuple[str, int], ...]) -> str:
+    """``left 3, right 5``; worked out once for each set of ends (a match goes to the boneyard thousands of times)."""
     return ", ".join(f"{pos} {value}" for pos, value in ends) or "none"
 
 

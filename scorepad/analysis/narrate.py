@@ -125,13 +125,20 @@ def summary(analysis: MatchAnalysis) -> dict[str, int]:
     out = {f"reneges_{v.value}": 0 for v in Verdict}
     out.update({f"players_{v.name.lower()}": 0 for v in SeatVerdict})
     out.update(missed_chances=0, automatics_used=0, automatics_missed=0)
+    # Each value's key, named once rather than once a value (a match has hundreds of thousands).
+    renege_keys = {v: f"reneges_{v.value}" for v in Verdict}
+    player_keys = {v: f"players_{v.name.lower()}" for v in SeatVerdict}
     for hand in analysis.hands:
         for evidence in hand.reneges:
-            out[f"reneges_{evidence.verdict.value}"] += 1
+            out[renege_keys[evidence.verdict]] += 1
         for verdict in hand.verdicts:
-            out[f"players_{verdict.verdict.name.lower()}"] += 1
+            out[player_keys[verdict.verdict]] += 1
         for play in hand.plays:
-            out["missed_chances"] += bool(play.missed)
+            score = play.score  # PlayReview.missed, without making the tuple
+            for other in play.alternatives:
+                if other.score > score:
+                    out["missed_chances"] += 1
+                    break
             if play.automatic is not None:
                 out[f"automatics_{play.automatic.use.value}"] += 1
     return out

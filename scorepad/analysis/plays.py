@@ -10,6 +10,7 @@ so the rest of the rack is not an alternative then.
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import cache
 
 from scorepad.analysis.naming import book_cited, named_tile
 from scorepad.analysis.probe import count_after
@@ -17,6 +18,7 @@ from scorepad.analysis.values import Automatic, AutomaticKind, Placing, Safety, 
 from scorepad.rules import Layout, RuleSet
 from scorepad.rules.hand import score_of
 from scorepad.rules.presets import Topic
+from scorepad.rules.tiles import key
 
 # Smartt §7.3: the counter-scoring partner of each exposed ordinary double.
 DOUBLE_PARTNERS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -47,20 +49,48 @@ def placings(
     already made on this same layout (``safety`` fills it): each placement is counted once.
     """
     out: list[Placing] = []
+    if layout.set_tile is None:
+        for tile in tiles:
+            if skip != (tile, "set"):
+                out.append(placing(_TILE_TEXTS[tile], "set", _set_count(layout, tile)))
+        return out
+    if probes is None:
+        probes = {}
+    ends = layout.open_ends().items()
     for tile in tiles:
-        spots = ["set"] if layout.set_tile is None else layout.fits(tile)
-        for at in spots:
-            if skip is not None and (tile, at) == skip:
+        a, b = tile
+        for at, value in ends:
+            if value != a and value != b:
+                continue  # the tile does not couple to this end (what ``Layout.fits`` answers, read once a play)
+            if skip is not None and at == skip[1] and tile == skip[0]:
                 continue
-            if at == "set":
-                count = _set_count(layout, tile)
-            elif probes is None:
-                count = count_after(layout, tile, at)
-            else:
-                found = probes.get((tile, at))
-                count = probes[tile, at] = count_after(layout, tile, at) if found is None else found
-            out.append(Placing(f"{tile[0]}-{tile[1]}", at, count, score_of(count)))
+            count = probes.get((tile, at))
+            if count is None:
+                count = probes[tile, at] = count_after(layout, tile, at)
+            text = _TILE_TEXTS[tile]
+            out.append(_PLACINGS.get((text, at, count)) or placing(text, at, count))  # most are made already
     return out
+
+
+def placing(tile: str, at: str, count: int) -> Placing:
+    """The ``Placing`` of ``tile`` (as written) at ``at`` making ``count``, with its score.
+
+    A placing is a frozen value, and a match makes the same one (tile, end, count) thousands
+    of times: each is made once and shared, which spares making it and, for the JSON, writing it.
+    """
+    found = _PLACINGS.get((tile, at, count))
+    if found is None:
+        found = _PLACINGS[tile, at, count] = Placing(tile, at, count, score_of(count))
+    return found
+
+
+# Every placing made so far, by (tile, at, count): bounded by the tiles (as written) x the five
+# positions x the counts a layout can make; a few thousand in practice.
+_PLACINGS: dict[tuple[str, str, int], Placing] = {}
+
+
+# ``3-5``: each tile (a pair as it comes, pips 0-9) as a placing names it.
+_TILE_TEXTS: dict[tuple[int, int], str] = {(a, b): f"{a}-{b}" for a in range(10) for b in range(10)}
 
 
 # The count of each set, by the layout's rules: a set is counted on an empty layout,
@@ -177,18 +207,29 @@ def safety(
     """
     if probes is None:
         probes = {}
-    own_scores = False
-    for at, value in layout.open_ends().items():
-        for other in range(max_pip + 1):
-            tile = (value, other) if value <= other else (other, value)
-            if tile not in unplayed:
-                continue
-            count = probes[tile, at] = layout.count_if(tile, at)
-            if score_of(count):
-                if tile not in own:
+    ends = layout.open_ends().items()
+    coupling = _couplings(max_pip)
+    # The tiles an opponent may hold first: the first of them that scores makes the layout
+    # open, and the own side's tiles need not be counted at all (most layouts are open).
+    for at, value in ends:
+        for tile in coupling[value]:
+            if tile in unplayed and tile not in own:
+                count = probes[tile, at] = layout.count_if(tile, at)
+                if score_of(count):
                     return Safety.OPEN
-                own_scores = True
-    return Safety.BULLETPROOF if own_scores else Safety.UNSCOREAPONABLE
+    for at, value in ends:
+        for tile in coupling[value]:
+            if tile in own and tile in unplayed:
+                count = probes[tile, at] = layout.count_if(tile, at)
+                if score_of(count):
+                    return Safety.BULLETPROOF
+    return Safety.UNSCOREAPONABLE
+
+
+@cache
+def _couplings(max_pip: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per value, every tile (a sorted pair) that carries it: what may couple to an end showing it."""
+    return tuple(tuple(key(value, other) for other in range(max_pip + 1)) for value in range(max_pip + 1))
 
 
 def _pair(text: str) -> tuple[int, int]:

@@ -12,8 +12,8 @@ every visit is cleared, and otherwise the record cannot tell.
 
 from __future__ import annotations
 
-from scorepad.analysis.flow import DEAL, HandTurns, Item, SeatFlow, Shortfall, Visit
-from scorepad.analysis.knowledge import END
+from scorepad.analysis.flow import DEAL, Item, SeatFlow, Shortfall, Visit
+from scorepad.analysis.knowledge import END, Knowledge
 from scorepad.analysis.naming import book_section, ends_words, named_tile, tiles_count, tiles_words
 from scorepad.analysis.values import Comment, RenegeEvidence, RenegeVerdict, SeatVerdict, Shown, Verdict
 from scorepad.rules import HandState, MatchState, RuleSet
@@ -24,25 +24,31 @@ SHOWN_AT_MOST = 6  # tiles named in one "may include" before the rest are counte
 
 
 def hand_reneges(
-    match: MatchState, hand: HandState, ends_at: dict[int, tuple[tuple[str, int], ...]]
+    match: MatchState, hand: HandState, ends_at: dict[int, tuple[tuple[str, int], ...]], know: Knowledge | None = None
 ) -> tuple[tuple[RenegeEvidence, ...], tuple[RenegeVerdict, ...], tuple[Comment, ...]]:
     """The evidence at every visit of ``hand`` (in event order), one verdict per seat, and comments.
 
     A renege the table proved (a ``renege`` event) makes that seat's verdict proved, with a
     comment at the event saying what the ruling does and what the record alone shows.
 
-    ``ends_at`` holds the open ends at each draw and pass, by event index (0-based).
+    ``ends_at`` holds the open ends at each draw and pass, by event index (0-based);
+    ``know`` is ``Knowledge(hand)`` when the caller has already read it.
     """
-    turns = HandTurns(hand)
+    if know is None:
+        know = Knowledge(hand)
     evidence: list[RenegeEvidence] = []
     verdicts: list[RenegeVerdict] = []
     comments: list[Comment] = []
-    at_table = {o["player"]: n for n, o in enumerate(hand.outcomes) if o["event"] == "renege"}
+    at_table = know.renege_at
+    cite = _cite(match.rules)
     for seat in range(match.rules.players):
-        flow = SeatFlow(hand, seat, turns, ends_at)
-        found = [_visit_evidence(match, hand.number, flow, visit) for visit in flow.visits]
-        evidence += found
-        verdict = _seat_verdict(match, hand.number, flow, found)
+        if seat in know.visitors:
+            flow = SeatFlow(hand, seat, know, ends_at)
+            found = [_visit_evidence(match, hand.number, flow, visit, cite) for visit in flow.visits]
+            evidence += found
+            verdict = _seat_verdict(match, hand.number, flow, found)
+        else:
+            verdict = _never_visited(match, hand.number, seat)  # no visit: no tile to match
         if seat in at_table:
             verdict = _proved_at_table(match, hand, at_table[seat], verdict)
             comments.append(Comment(hand.number, at_table[seat] + 1, seat, verdict.reasoning))
@@ -80,8 +86,11 @@ def _did(visit: Visit) -> str:
     """``drew 2 at event 4 and played``, ``passed at event 7``."""
     if not visit.drew:
         return f"passed at event {visit.start + 1}"
-    last = "it" if visit.drew == 1 else "the last drawn"
-    then = {"play": f" and played {last}", "pass": " and passed", "stop": ""}[visit.closed_by]
+    closed_by = visit.closed_by
+    if closed_by == "play":
+        then = " and played it" if visit.drew == 1 else " and played the last drawn"
+    else:
+        then = " and passed" if closed_by == "pass" else ""  # "stop": the hand stopped during the visit
     return f"drew {visit.drew} at event {visit.start + 1}{then}"
 
 
@@ -108,33 +117,31 @@ def _missing(match: MatchState, flow: SeatFlow, item: Item, visit: Visit) -> str
     return f"the hand ended before {who}'s last tiles were shown, and they may include {may_be}"
 
 
-def _visit_evidence(match: MatchState, number: int, flow: SeatFlow, visit: Visit) -> RenegeEvidence:
+def _visit_evidence(match: MatchState, number: int, flow: SeatFlow, visit: Visit, cite: str) -> RenegeEvidence:
+    """What the record shows at ``visit``; ``cite`` is ``_cite(match.rules)``."""
     rules = match.rules
     who = match.players[flow.seat]
     ends = ends_words(visit.ends)
     # The named tiles still in the rack as the visit ended (flow.in_rack) that fitted it.
-    end, fits = visit.end, visit.fits
-    later = [it for it in flow.items if it.tile is not None and it.leave > end and fits(it.tile)]
-    fitting = tuple(f"{a}-{b}" for a, b in (it.tile for it in later if it.tile is not None))
-    cite = _cite(rules)
-
-    def made(verdict: Verdict, reasoning: str) -> RenegeEvidence:
-        moment = "draw" if visit.drew else "pass"
-        return RenegeEvidence(number, visit.start + 1, flow.seat, moment, verdict, fitting, visit.ends, reasoning)
-
-    hidden = any(it.tile is None and it.leave > end for it in flow.items)
-    if not later and not hidden:
+    end, values = visit.end, visit.values
+    later = [it for it in flow.named if it.leave > end and not values.isdisjoint(it.tile or ())]
+    fitting = tuple([f"{a}-{b}" for a, b in (it.tile for it in later if it.tile is not None)]) if later else ()
+    if not later and not (flow.unnamed and any(it.leave > end for it in flow.unnamed)):
         # Nothing the player held then can have fitted: no matching to try.
-        return made(
+        why = _cleared_why(match, flow, visit, later)
+        return _evidence(
+            number,
+            flow,
+            visit,
             Verdict.CLEARED,
-            f"{who} {_did(visit)} holding nothing that fitted ({ends}): {_cleared_why(match, flow, visit, later)}.",
+            fitting,
+            f"{who} {_did(visit)} holding nothing that fitted ({ends}): {why}.",
         )
     short = flow.shortfall([visit])
     if short is not None:
-        return made(
-            Verdict.PROVED,
-            f"{who} {_did(visit)} ({ends}) while holding a tile that fitted{cite}: {_short_words(match, flow, short)}.",
-        )
+        proof = _short_words(match, flow, short)
+        words = f"{who} {_did(visit)} ({ends}) while holding a tile that fitted{cite}: {proof}."
+        return _evidence(number, flow, visit, Verdict.PROVED, fitting, words)
     holders = flow.could_hold(visit)
     if holders:
         named = [it for it in holders if it.tile is not None]
@@ -149,11 +156,25 @@ def _visit_evidence(match: MatchState, number: int, flow: SeatFlow, visit: Visit
         unnamed = next((it for it in holders if it.tile is None), None)
         if unnamed is not None:
             reasons.append(_missing(match, flow, unnamed, visit))
-        return made(Verdict.POSSIBLE, f"{who} {_did(visit)} ({ends}); the record cannot tell: {'; '.join(reasons)}.")
-    return made(
+        words = f"{who} {_did(visit)} ({ends}); the record cannot tell: {'; '.join(reasons)}."
+        return _evidence(number, flow, visit, Verdict.POSSIBLE, fitting, words)
+    why = _cleared_why(match, flow, visit, later)
+    return _evidence(
+        number,
+        flow,
+        visit,
         Verdict.CLEARED,
-        f"{who} {_did(visit)} holding nothing that fitted ({ends}): {_cleared_why(match, flow, visit, later)}.",
+        fitting,
+        f"{who} {_did(visit)} holding nothing that fitted ({ends}): {why}.",
     )
+
+
+def _evidence(
+    number: int, flow: SeatFlow, visit: Visit, verdict: Verdict, fitting: tuple[str, ...], reasoning: str
+) -> RenegeEvidence:
+    """The evidence at ``visit`` of hand ``number``: a draw, or a pass with no draw."""
+    moment = "draw" if visit.drew else "pass"
+    return RenegeEvidence(number, visit.start + 1, flow.seat, moment, verdict, fitting, visit.ends, reasoning)
 
 
 def _cleared_why(match: MatchState, flow: SeatFlow, visit: Visit, later: list[Item]) -> str:
@@ -165,7 +186,7 @@ def _cleared_why(match: MatchState, flow: SeatFlow, visit: Visit, later: list[It
             f"{tiles_words(rules, [it.tile for it in later if it.tile])} fitted but can only have come in afterwards"
             " (the tiles taken in leave no other way)"
         )
-    hidden = [it for it in flow.items if it.tile is None and flow.in_rack(it, visit)]
+    hidden = [it for it in flow.unnamed if flow.in_rack(it, visit)]
     if hidden:
         parts.append(f"no tile {who} may have kept unseen fitted: every tile that fitted was shown")
     elif not later:
@@ -206,6 +227,12 @@ def _fitted(flow: SeatFlow, short: Shortfall, item: Item) -> Visit | None:
     return found[-1] if found else None
 
 
+def _never_visited(match: MatchState, number: int, seat: int) -> RenegeVerdict:
+    """The verdict for a seat that never went to the boneyard or passed: clean, on no visit."""
+    words = f"Clean: {match.players[seat]} never went to the boneyard or passed."
+    return RenegeVerdict(number, seat, SeatVerdict.CLEAN, (), (), words)
+
+
 def _seat_verdict(match: MatchState, number: int, flow: SeatFlow, found: list[RenegeEvidence]) -> RenegeVerdict:
     rules = match.rules
     who = match.players[flow.seat]
@@ -228,13 +255,10 @@ def _seat_verdict(match: MatchState, number: int, flow: SeatFlow, found: list[Re
         return RenegeVerdict(number, flow.seat, SeatVerdict.PROVED, at, tiles, words)
     if not open_:
         if not found:
-            words = f"Clean: {who} never went to the boneyard or passed."
-        else:
-            why = "; ".join(dict.fromkeys(e.reasoning.split(": ", 1)[1].rstrip(".") for e in found))
-            events = ", ".join(str(e.event) for e in found)
-            words = (
-                f"Clean: {who} held nothing that fitted at any visit to the boneyard or pass (event {events}): {why}."
-            )
+            return _never_visited(match, number, flow.seat)
+        why = "; ".join(dict.fromkeys(e.reasoning.split(": ", 1)[1].rstrip(".") for e in found))
+        events = ", ".join(str(e.event) for e in found)
+        words = f"Clean: {who} held nothing that fitted at any visit to the boneyard or pass (event {events}): {why}."
         return RenegeVerdict(number, flow.seat, SeatVerdict.CLEAN, at, (), words)
     why = " ".join(e.reasoning for e in open_)
     return RenegeVerdict(

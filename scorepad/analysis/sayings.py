@@ -86,6 +86,8 @@ _TALK = {Word.COME_OFF_ENCE, Word.SHEDAPOTOMUS, Word.UNSCOREAPONABLE}
 
 def safety_saying(match: MatchState, hand: int, event: int, seat: int, safety: Safety | None) -> Saying | None:
     """Unscoreaponable or Bulletproof for the layout a play left, if it is."""
+    if safety is Safety.OPEN or safety is None:
+        return None  # most layouts: nothing to say
     who = match.players[seat]
     if safety == Safety.UNSCOREAPONABLE:
         return say(match, hand, event, Word.UNSCOREAPONABLE, seat, f"no unplayed tile can score on what {who} left")

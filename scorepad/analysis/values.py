@@ -1,5 +1,8 @@
 """The values an analysis is made of: frozen dataclasses and enums, plain data for JSON.
 
+Each dataclass is made with ``quick_init`` (``frozen``): the same parameters and the same
+frozen value, made faster, for an analysis makes hundreds of thousands of them.
+
 Events are numbered as the referee numbers them: hand and event from 1. A
 ``Saying`` at the end of a hand has ``event`` 0.
 """
@@ -10,6 +13,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from enum import StrEnum
 from typing import Any
 
+from scorepad.analysis.frozen import quick_init
 from scorepad.gc_pause import cyclic_gc_paused
 
 
@@ -70,6 +74,7 @@ class Word(StrEnum):
     BAREASS = "Bareass"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Placing:
     """One legal placement of a tile and what it would have made."""
@@ -80,6 +85,7 @@ class Placing:
     score: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Automatic:
     """An automatic available at a play: which, with which tile where, and whether it was played."""
@@ -90,6 +96,7 @@ class Automatic:
     words: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RenegeEvidence:
     """What the record shows about one draw or pass: did the player hold a tile that would have played?"""
@@ -104,6 +111,7 @@ class RenegeEvidence:
     reasoning: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Shown:
     """A tile of a proof: where it was shown (``event`` from 1, or 0 when listed at the end) and when it fitted."""
@@ -113,6 +121,7 @@ class Shown:
     fitted: int  # the event (from 1) of the visit whose ends it fitted; 0 when it is the count alone
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RenegeVerdict:
     """One player's renege verdict for one hand, with the tiles of a proof and the reasoning in words."""
@@ -125,6 +134,7 @@ class RenegeVerdict:
     reasoning: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayReview:
     """One play against what else the player could have done, and what it left."""
@@ -148,6 +158,7 @@ class PlayReview:
         return tuple(p for p in self.alternatives if p.score > self.score)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Saying:
     """A word of the table at the moment it applies (``event`` 0: at the end of the hand)."""
@@ -159,6 +170,7 @@ class Saying:
     words: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Comment:
     """The analysis on a ruling the record itself carries (a renege proved at the table, a play that stood)."""
@@ -169,6 +181,7 @@ class Comment:
     words: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandAnalysis:
     """Everything the analysis found in one hand."""
@@ -183,6 +196,7 @@ class HandAnalysis:
     comments: tuple[Comment, ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class MatchAnalysis:
     """The analysis of a whole match, hand by hand."""
