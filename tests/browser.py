@@ -297,6 +297,25 @@ class TablePage:
             timeout=timeout * 1000,
         )
 
+    def take_field(self, identifier: str) -> None:
+        """Tap the text field with this identifier and wait until Flutter has taken the keyboard for it.
+
+        The tap focuses the page's input element at once, but Flutter attaches its text editing to
+        it a frame or more later and then writes the field's own text into it: a key typed before
+        that is wiped (seen on a loaded machine: "2" typed 12 ms after the tap, gone 17 ms later).
+        Flutter marks the attachment by setting the input's ``autocorrect`` attribute from the
+        field's settings ("off" while only the browser has focused it, "on" after; every field in
+        the app keeps Flutter's default, autocorrect on), so that is the progress waited for.
+        """
+        box = self.scroll_into_view(identifier)
+        self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        self.page.wait_for_function(
+            "s => { const e = document.activeElement;"
+            " return e !== null && e.closest(s) !== null && e.getAttribute('autocorrect') === 'on'; }",
+            arg=sel(identifier),
+            timeout=20_000,
+        )
+
     def fill(self, identifier: str, value: str, *, timeout: float = 20.0, attempts: int = 3) -> None:
         """Type ``value`` into the text field with this identifier.
 

@@ -48,11 +48,8 @@ def small_page(chromium: Any, server: AppServer, viewport: dict[str, int] = SMAL
 
 
 def type_into(page: TablePage, identifier: str, keys: str) -> None:
-    """Tap a text field and type ``keys`` one key at a time, as a thumb does."""
-    box = page.scroll_into_view(identifier)
-    page.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    inputs = f"{sel(identifier)} input, {sel(identifier)} textarea"
-    page.page.locator(inputs).first.wait_for(state="attached")
+    """Tap a text field and, once it has the keyboard, type ``keys`` one key at a time, as a thumb does."""
+    page.take_field(identifier)
     page.page.keyboard.type(keys, delay=KEY_DELAY)
 
 
