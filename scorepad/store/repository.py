@@ -193,10 +193,11 @@ def current_revision(*, session: Session, match_id: int) -> int:
 
 def current_revisions(*, session: Session, match_ids: Sequence[int]) -> dict[int, int]:
     """The revision of each of the matches stored, by id, in one statement (a missing id is left out)."""
+    ids = list(match_ids)
+    # One match (every load) by equality: an expanding IN is rendered anew at each call.
+    which = col(Match.id) == ids[0] if len(ids) == 1 else col(Match.id).in_(ids)
     rows = session.execute(
-        select(col(Match.id), col(Match.revision)).where(
-            col(Match.id).in_(list(match_ids)), col(Match.deleted_at).is_(None)
-        )
+        select(col(Match.id), col(Match.revision)).where(which, col(Match.deleted_at).is_(None))
     ).all()
     return {match_id: revision for match_id, revision in rows}
 
