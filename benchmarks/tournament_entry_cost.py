@@ -26,7 +26,8 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -45,14 +46,19 @@ from scorepad.tournament import TournamentService
 
 
 class Counter:
-    """SQL statements run by every engine of this process (a SQLAlchemy event)."""
+    """SQL statements and transactions run by every engine of this process (SQLAlchemy events)."""
 
     def __init__(self) -> None:
         self.statements = 0
+        self.transactions = 0
         sa_event.listen(Engine, "before_cursor_execute", self._count)
+        sa_event.listen(Engine, "begin", self._begin)
 
     def _count(self, *_args: Any) -> None:
         self.statements += 1
+
+    def _begin(self, *_args: Any) -> None:
+        self.transactions += 1
 
 
 class Part:
@@ -154,17 +160,33 @@ def measure(db_url: str, event: int, seat: Seat, rules: Any, entries: int, seed:
     return [start, draw]
 
 
-def main() -> int:
-    """Run the measurement and print it."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def event_arguments(description: str) -> argparse.ArgumentParser:
+    """The command line of a benchmark on ``filled_event``: ``--tables``, ``--seed``, ``--postgres``."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--tables", type=int, default=100)
-    parser.add_argument("--entries", type=int, default=40)
     parser.add_argument("--seed", type=int, default=9)
     parser.add_argument("--postgres", default=DEFAULT_PG_URL)
+    return parser
+
+
+@contextmanager
+def filled_event(postgres: str, tables: int, seed: int) -> Iterator[tuple[str, int, list[Seat], Any]]:
+    """(URL, event, tables, rules): a fresh schema, dropped after, with ``tables`` tables that each played a hand.
+
+    The event is ``tournament_load.make_event``'s; each table's hand is played and confirmed by ``fill``.
+    """
+    with postgres_schema(postgres) as db_url:
+        event, seats, rules = make_event(db_url, tables)
+        fill(db_url, event, seats, rules, seed)
+        yield db_url, event, seats, rules
+
+
+def main() -> int:
+    """Run the measurement and print it."""
+    parser = event_arguments(__doc__.splitlines()[0])
+    parser.add_argument("--entries", type=int, default=40)
     args = parser.parse_args()
-    with postgres_schema(args.postgres) as db_url:
-        event, seats, rules = make_event(db_url, args.tables)
-        fill(db_url, event, seats, rules, args.seed)
+    with filled_event(args.postgres, args.tables, args.seed) as (db_url, event, seats, rules):
         parts = measure(db_url, event, seats[0], rules, args.entries, args.seed)
     print(f"one table phone's entry with {args.tables} tables (each table one hand played and confirmed):")
     for part in parts:

@@ -7,13 +7,27 @@ caller (``scorepad.store.store``) owns the transaction.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import CursorResult, Insert, Result, Table, Text, cast, func, insert, literal, select, update
+from sqlalchemy import (
+    CursorResult,
+    Insert,
+    Result,
+    Table,
+    Text,
+    and_,
+    cast,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlmodel import Session, col
@@ -124,7 +138,19 @@ def create_match(
 
 def match_header(*, session: Session, match_id: int) -> MatchHeader:
     """The match's fixed facts and revision. Raises ``UnknownMatch``."""
-    row = session.execute(
+    header = match_headers(session=session, match_ids=[match_id]).get(match_id)
+    if header is None:
+        raise UnknownMatch(match_id)
+    return header
+
+
+def match_headers(*, session: Session, match_ids: Sequence[int]) -> dict[int, MatchHeader]:
+    """The fixed facts and revision of each of the matches stored, by id, in one statement (a missing id is left out).
+
+    The matches and their seats' players come in one join, a row per seat
+    (a hall of 100 tables reads 100 headers at once).
+    """
+    rows = session.execute(
         select(
             col(Match.id),
             col(Match.rules),
@@ -132,45 +158,68 @@ def match_header(*, session: Session, match_id: int) -> MatchHeader:
             col(Match.created_at),
             col(Match.finished_at),
             col(Match.revision),
-        ).where(col(Match.id) == match_id, col(Match.deleted_at).is_(None))
-    ).first()
-    if row is None:
-        raise UnknownMatch(match_id)
-    players = (
-        session.execute(
-            select(col(Player.name))
-            .join(Seat, col(Seat.player_id) == col(Player.id))
-            .where(col(Seat.match_id) == match_id)
-            .order_by(col(Seat.seat))
+            col(Player.name),
         )
-        .scalars()
-        .all()
-    )
-    return MatchHeader(
-        id=row.id,
-        rules=row.rules,
-        options=dict(row.options or {}),
-        players=list(players),
-        created_at=as_utc(row.created_at) or row.created_at,
-        finished_at=as_utc(row.finished_at),
-        revision=row.revision,
-    )
+        .outerjoin(Seat, col(Seat.match_id) == col(Match.id))
+        .outerjoin(Player, col(Player.id) == col(Seat.player_id))
+        .where(col(Match.id).in_(list(match_ids)), col(Match.deleted_at).is_(None))
+        .order_by(col(Match.id), col(Seat.seat))
+    ).all()
+    headers: dict[int, MatchHeader] = {}
+    for row in rows:
+        header = headers.get(row.id)
+        if header is None:
+            header = headers[row.id] = MatchHeader(
+                id=row.id,
+                rules=row.rules,
+                options=dict(row.options or {}),
+                players=[],
+                created_at=as_utc(row.created_at) or row.created_at,
+                finished_at=as_utc(row.finished_at),
+                revision=row.revision,
+            )
+        if row.name is not None:
+            header.players.append(row.name)
+    return headers
 
 
 def current_revision(*, session: Session, match_id: int) -> int:
     """The match's revision (bumped by every write). Raises ``UnknownMatch``."""
-    revision = session.execute(
-        select(col(Match.revision)).where(col(Match.id) == match_id, col(Match.deleted_at).is_(None))
-    ).scalar_one_or_none()
+    revision = current_revisions(session=session, match_ids=[match_id]).get(match_id)
     if revision is None:
         raise UnknownMatch(match_id)
     return revision
 
 
-def read_log(*, session: Session, match_id: int, after: int = 0) -> list[Entry]:
-    """The log entries of the match written after revision ``after`` (0: every one), in the order they were written."""
+def current_revisions(*, session: Session, match_ids: Sequence[int]) -> dict[int, int]:
+    """The revision of each of the matches stored, by id, in one statement (a missing id is left out)."""
+    ids = list(match_ids)
+    # One match (every load) by equality: an expanding IN is rendered anew at each call.
+    which = col(Match.id) == ids[0] if len(ids) == 1 else col(Match.id).in_(ids)
+    rows = session.execute(
+        select(col(Match.id), col(Match.revision)).where(which, col(Match.deleted_at).is_(None))
+    ).all()
+    return {match_id: revision for match_id, revision in rows}
+
+
+def read_logs(*, session: Session, after: Mapping[int, int]) -> dict[int, list[Entry]]:
+    """The log entries of each match in ``after`` written after the revision it maps to (0: every one), by match.
+
+    One statement for all of them; each match's entries in the order they
+    were written, and an empty list for a match with none.
+    """
+    if not after:
+        return {}
+    # The matches read from the same revision share one condition: a hall's first read is a single IN.
+    since: dict[int, list[int]] = {}
+    for match_id, revision in after.items():
+        since.setdefault(revision, []).append(match_id)
+    wanted = or_(
+        *(and_(col(Hand.match_id).in_(ids), col(LogEntry.revision) > revision) for revision, ids in since.items())
+    )
     rows = session.execute(
         select(
+            col(Hand.match_id),
             col(Hand.number),
             col(LogEntry.seq),
             col(LogEntry.revision),
@@ -179,10 +228,13 @@ def read_log(*, session: Session, match_id: int, after: int = 0) -> list[Entry]:
             col(LogEntry.device),
         )
         .join(Hand, col(LogEntry.hand_id) == col(Hand.id))
-        .where(col(Hand.match_id) == match_id, col(LogEntry.revision) > after)
-        .order_by(col(LogEntry.revision))
+        .where(wanted)
+        .order_by(col(Hand.match_id), col(LogEntry.revision))
     ).all()
-    return [Entry(hand=r[0], seq=r[1], revision=r[2], kind=r[3], payload=r[4], device=r[5]) for r in rows]
+    logs: dict[int, list[Entry]] = {match_id: [] for match_id in after}
+    for r in rows:
+        logs[r[0]].append(Entry(hand=r[1], seq=r[2], revision=r[3], kind=r[4], payload=r[5], device=r[6]))
+    return logs
 
 
 def hand_id(*, session: Session, match_id: int, number: int, now: datetime) -> int:

@@ -217,6 +217,20 @@ class Store:
         with self._lock, cyclic_gc_paused():
             return self._view(match_id, device).state
 
+    def load_many(self, match_ids: Sequence[int]) -> dict[int, MatchSnapshot]:
+        """Each match's state now, by id in the order given, as ``load(match_id)`` gives it, read in one transaction.
+
+        For a page showing many matches at once (the tournament hall): their
+        revisions, then the headers and logs of those not in the cache, are
+        read for all of them together in one transaction, however many they
+        are; each match is then rebuilt (or taken from the cache) exactly as
+        ``load`` would, and kept for the next read as ``load`` keeps it. An
+        empty list reads nothing. Raises ``UnknownMatch`` (the first id not
+        stored) and ``BrokenLog``.
+        """
+        with self._lock, cyclic_gc_paused():
+            return {match_id: loaded.state for match_id, loaded in self._views(match_ids, None).items()}
+
     def last_entry(self, match_id: int, *, device: str | None = None) -> tuple[MatchSnapshot, str | None]:
         """The match now (as ``load`` gives it to ``device``) and the kind of the entry an undo would take back.
 
@@ -607,24 +621,77 @@ class Store:
 
     def _view(self, match_id: int, device: str | None) -> _Loaded:
         """The match as stored now: from the cache if its revision has not moved."""
+        return self._views([match_id], device)[match_id]
 
-        def read(session: Session) -> _Loaded | tuple[repo.MatchHeader, list[Entry]]:
-            revision = repo.current_revision(session=session, match_id=match_id)
+    def _views(self, match_ids: Sequence[int], device: str | None) -> dict[int, _Loaded]:
+        """The matches as stored now, by id in the order given, each from the cache if its revision has not moved.
+
+        One transaction for them all (``_read``); each match not in the cache
+        is then replayed as one ``load`` replays it. Raises ``UnknownMatch``
+        for the first id not stored, and ``BrokenLog``.
+        """
+        wanted = list(dict.fromkeys(match_ids))
+        if not wanted:
+            return {}
+        views = self._transact(lambda session: self._read(session, wanted, device), saving=False)
+        loaded: dict[int, _Loaded] = {}
+        for match_id in wanted:
+            found = views[match_id]
+            loaded[match_id] = found if isinstance(found, _Loaded) else self._rebuilt(match_id, device, *found)
+        return loaded
+
+    def _read(
+        self, session: Session, match_ids: list[int], device: str | None
+    ) -> dict[int, _Loaded | tuple[repo.MatchHeader, list[Entry]]]:
+        """What ``_views`` reads: each match's cached view if its revision has not moved, else its header and log.
+
+        Three statements at most for any number of matches (their revisions;
+        the headers of those the cache lacks; their logs), a fourth only when
+        a cached log cannot be carried on. Raises ``UnknownMatch`` for the
+        first id not stored.
+        """
+        revisions = repo.current_revisions(session=session, match_ids=match_ids)
+        found: dict[int, _Loaded | tuple[repo.MatchHeader, list[Entry]]] = {}
+        stale: dict[int, _Loaded | None] = {}
+        for match_id in match_ids:
+            if match_id not in revisions:
+                raise UnknownMatch(match_id)
             cached = self._shown(match_id, device)
-            if cached is not None and cached.header.revision == revision:
-                return cached
-            header = repo.match_header(session=session, match_id=match_id)
-            if cached is not None and cached.entries and cached.header.revision < header.revision:
-                # The log only grows: the entries this view lacks are those written since it was read.
-                newer = repo.read_log(session=session, match_id=match_id, after=cached.header.revision)
-                if [e.revision for e in newer] == list(range(cached.header.revision + 1, header.revision + 1)):
-                    return header, [*cached.entries, *newer]
-            return header, repo.read_log(session=session, match_id=match_id)
-
-        found = self._transact(read, saving=False)
-        if isinstance(found, _Loaded):
+            if cached is not None and cached.header.revision == revisions[match_id]:
+                found[match_id] = cached
+            else:
+                stale[match_id] = cached
+        if not stale:
             return found
-        header, entries = found
+        headers = repo.match_headers(session=session, match_ids=list(stale))
+        # The log only grows: a view that holds entries lacks only those written since it was read.
+        after = {
+            match_id: cached.header.revision
+            if cached is not None and cached.entries and cached.header.revision < headers[match_id].revision
+            else 0
+            for match_id, cached in stale.items()
+        }
+        logs = repo.read_logs(session=session, after=after)
+        gaps = [
+            match_id
+            for match_id, since in after.items()
+            if since and [e.revision for e in logs[match_id]] != list(range(since + 1, headers[match_id].revision + 1))
+        ]
+        if gaps:
+            # Revisions that do not follow on (a rename moves one without an entry): read those logs whole.
+            logs.update(repo.read_logs(session=session, after=dict.fromkeys(gaps, 0)))
+        for match_id, cached in stale.items():
+            entries = logs[match_id]
+            if cached is not None and after[match_id] and match_id not in gaps:
+                entries = [*cached.entries, *entries]
+            found[match_id] = headers[match_id], entries
+        return found
+
+    def _rebuilt(self, match_id: int, device: str | None, header: repo.MatchHeader, entries: list[Entry]) -> _Loaded:
+        """The view of ``entries`` (the match's whole log as just read), replayed and kept in the cache.
+
+        Raises ``BrokenLog``.
+        """
         try:
             log = fold(entries)
         except ValueError as err:

@@ -160,9 +160,12 @@ class Rounds(rows.Desk):
             current = repo.latest_round(session=session, event_id=event_id)
             if current is None or current.locked_at is not None:
                 raise TournamentError(wording.NOTHING_TO_REPAIR)
-            for table in rows.tables(session, current):
-                if table.match_id is not None and self.store.load(table.match_id).hands:
-                    raise TournamentError(wording.started_playing(table.number))
+            playing = {t.number: t.match_id for t in rows.tables(session, current) if t.match_id is not None}
+            # The round's matches in one read (a round of 100 tables was 100 transactions).
+            states = self.store.load_many(list(playing.values()))
+            for number, match_id in playing.items():
+                if states[match_id].hands:
+                    raise TournamentError(wording.started_playing(number))
             size = Kind(event.kind).entrants_per_table
             active = {c.id for c in PairingInput.from_dict(current.inputs).contenders}
             ids: list[tuple[int, ...]] = []

@@ -143,6 +143,11 @@ def test_a_manual_repairing_is_audited_and_verify_tells_it_apart(service: Tourna
     # A code of the tables before the re-pairing no longer opens anything.
     with pytest.raises(TournamentError):
         service.join_table(event, view.codes[1])
+    # Once a table has started its first hand, the round stays as it is.
+    later = new.tables[1]
+    service.start_hand(director, event, later.match_id, 0)
+    with pytest.raises(TournamentError, match=f"table {later.number} has started playing"):
+        service.repair(director, event, [["Ann", "Cy"], ["Bob", "Dee"], ["Eve", "Fay"]], reason="again")
 
 
 def test_verify_pairings_notices_a_result_changed_after_the_next_round_was_paired(service: TournamentService) -> None:

@@ -420,7 +420,8 @@ class Hall(Board):
     """The hall screen: the board in rotating pages; standings can be hidden in the last round.
 
     Besides the board, the hall reads each table's match as it stands
-    (``live``), so a table in play shows its score and hand at once.
+    (``live``), so a table in play shows its score and hand at once: all of
+    them in one read of the store (``Store.load_many``).
     """
 
     def __init__(self, service: TournamentService, event_id: int, *, hide_last: bool = False) -> None:
@@ -431,12 +432,12 @@ class Hall(Board):
     def read(self) -> BoardData:
         """The board's reading and every table's match as it stands. Raises ``TournamentError``, ``StoreError``."""
         data = super().read()
-        live = {}
-        if data.round is not None:
-            for view in data.round.tables:
-                if view.match_id is not None:
-                    live[view.match_id] = self.service.store.load(view.match_id)
-        return replace(data, live=live)
+        if data.round is None:
+            return data
+        # One transaction for the round's matches, not one a table (issue 16: most of the hall's read
+        # of 100 tables went to a transaction a match).
+        playing = [view.match_id for view in data.round.tables if view.match_id is not None]
+        return replace(data, live=self.service.store.load_many(playing))
 
     def pages(self) -> list[str]:
         """The pages shown in turn (standings left out in the last round when asked)."""
