@@ -306,6 +306,8 @@ class TablePage:
         Flutter marks the attachment by setting the input's ``autocorrect`` attribute from the
         field's settings ("off" while only the browser has focused it, "on" after; every field in
         the app keeps Flutter's default, autocorrect on), so that is the progress waited for.
+        Only for a field typed in once: one typed in again keeps "on" from its last use, so the
+        wait would end before Flutter has taken it again (``fill`` is for fields used over and over).
         """
         box = self.scroll_into_view(identifier)
         self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
