@@ -664,6 +664,11 @@ class Store:
         if not stale:
             return found
         headers = repo.match_headers(session=session, match_ids=list(stale))
+        for match_id in stale:
+            if match_id not in headers:
+                # Deleted by another writer since its revision was read (PostgreSQL reads each statement
+                # afresh): as unknown as it was to ``load`` before, never a KeyError.
+                raise UnknownMatch(match_id)
         # The log only grows: a view that holds entries lacks only those written since it was read.
         after = {
             match_id: cached.header.revision
