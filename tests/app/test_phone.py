@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from scorepad.app.screens.common import COMPACT_PAD, TOUCH
 from tests.browser import CHROMIUM, DESKTOP, AppServer, TablePage, sel
 
 from .app_hands import GO_OUT_HAND, JAQUES_SCORING_GO_OUT
@@ -88,6 +89,23 @@ def test_at_360x640_the_header_the_whole_picker_and_the_call_row_need_no_scrolli
         other.open(address, ready="call-ok")
         assert off_screen(other, NEXT_TAP + TILES) == [], viewport
         other.close()
+
+
+def test_sideways_the_actions_row_keeps_48_px_and_room_for_drew_2_plus_on_one_line(
+    chromium: Any,  # noqa: F811
+    server: AppServer,  # noqa: F811
+) -> None:
+    """At 640x360 the actions row is about 270 px wide: each button keeps 48 px, and the draw stepper
+    keeps room for its label on one line (seen in screenshots: whole in 54 px of text room, wrapped in 50)."""
+    sideways = {"width": 640, "height": 360}
+    page = open_new(chromium, server, sideways, rules="american")
+    page.wait_for("draw-more")
+    found = boxes(page, ["draw", "draw-more", "pass", "undo", "redo"])
+    for identifier, box in found.items():
+        assert box is not None and box["width"] >= TOUCH and box["height"] >= TOUCH, (identifier, box)
+    stepper = found["draw-more"]
+    assert stepper is not None and stepper["width"] - 2 * COMPACT_PAD >= 52, stepper
+    page.close()
 
 
 def test_a_jaques_hand_with_every_call_claim_keystroke_and_double_tap_at_360x640(

@@ -15,6 +15,7 @@ import flet as ft
 from scorepad.app.models.faces import face_src
 
 TOUCH = 48
+COMPACT_PAD = 4  # a compact button's side padding: "Drew 2+" wrapped with 6 on a phone held sideways
 Handler = Callable[[], None]
 
 
@@ -74,7 +75,7 @@ def button(
         height=TOUCH,
         width=width,
         tooltip=tooltip,
-        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6)) if compact else None,
+        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=COMPACT_PAD)) if compact else None,
         expand=compact if expand is None else expand,
     )
     return tappable(identifier, control, frame=frame)

@@ -38,6 +38,7 @@ Act = Callable[..., Callable[[], None]]
 WIDE = 900  # pixels: from here on the picture and details sit beside the picker
 PAGE_PAD = 6  # the page's side padding on the table screen
 GAP = 2  # between picker keys
+SLOT_SHARE, STEPPER_SHARE = 4, 5  # the actions row's widths: each button's share, and the draw stepper's
 log = logging.getLogger(__name__)
 
 
@@ -381,9 +382,14 @@ def actions_row(table: Table, act: Act) -> ft.Control:
         button("redo", "Redo", _entry(table, act, table.redo), kind="outlined", compact=True, frame=table.revision),
     ]
     # Each slot is keyed by the revision too, so the button in it is a new control on every revision.
+    # The draw stepper's slot is a quarter wider than the others: "Drew 2+" then stays on one line
+    # on a phone held sideways (the row is about 270 px wide there), and the other four keep 48 px.
     return ft.Row(
-        [ft.Container(content=c, expand=True, key=f"slot-{i}@{table.revision}") for i, c in enumerate(controls)],
-        spacing=4,
+        [
+            ft.Container(content=c, expand=STEPPER_SHARE if i == 1 else SLOT_SHARE, key=f"slot-{i}@{table.revision}")
+            for i, c in enumerate(controls)
+        ],
+        spacing=GAP,
     )
 
 
