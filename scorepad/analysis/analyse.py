@@ -94,9 +94,11 @@ def _analyse_hand(
             rack = know.held(seat, index)
             # The other placements of the tile played (none for one that stood: it fitted nowhere it
             # went), then every placement of the rest of the rack, unless the tile was just drawn.
-            tried = [] if after_draw else [t for t in rack if t != tile]
-            if not stands:
-                tried.insert(0, tile)
+            tried = [] if stands else [tile]
+            if not after_draw:
+                for other in rack:  # a loop: a comprehension would make ``tile`` a closure cell (Python 3.11)
+                    if other != tile:
+                        tried.append(other)
             others = placings(layout, tried, skip=(tile, at), probes=probes)
             # The layout as it stood, kept to name the automatic the play was or could have been.
             trial_before = layout.copy() if layout.set_tile is not None and score_of(prior) else None

@@ -211,11 +211,16 @@ class Layout:
         if stands:
             return self._lay_stood(tile, at)[1]
         if at is None:
-            where = [pos for pos, value in ends.items() if value in (a, b)]
+            # A loop, not a comprehension: in Python 3.11 a comprehension reading ``a`` and ``b``
+            # makes them closure cells for the whole of ``lay``, which every replayed tile passes.
+            where = []
+            for pos, value in ends.items():
+                if value in (a, b):
+                    where.append(pos)
             if not where:
                 raise IllegalEventError(f"{text(tile)} fits no open end; open ends: {self.describe_open_ends()}")
             if len(where) > 1:
-                choices = ", ".join(f"{pos} {ends[pos]}" for pos in where)
+                choices = _ends_named(ends, where)
                 raise IllegalEventError(f"{text(tile)} fits more than one end ({choices}); say which with 'at'")
             at = where[0]
         elif at not in ends:
@@ -437,3 +442,8 @@ def _sides_words(long_open: int, short_open: int) -> str:
     if short_open:
         words.append("both short ends" if short_open == 2 else "one short end")
     return " and ".join(words) + " uncovered"
+
+
+def _ends_named(ends: dict[str, int], positions: list[str]) -> str:
+    """``left 3, right 3``: the open ends at ``positions`` with the value each shows (for a refusal)."""
+    return ", ".join(f"{pos} {ends[pos]}" for pos in positions)
