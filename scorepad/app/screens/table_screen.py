@@ -380,9 +380,9 @@ def actions_row(table: Table, act: Act) -> ft.Control:
         button("undo", "Undo", _entry(table, act, table.undo), kind="outlined", compact=True, frame=table.revision),
         button("redo", "Redo", _entry(table, act, table.redo), kind="outlined", compact=True, frame=table.revision),
     ]
-    # Each slot is keyed by the revision too, so the button in it is a new control on every revision.
+    # The button in each slot is a new control on every revision (``frame``); the slots are not.
     return ft.Row(
-        [ft.Container(content=c, expand=True, key=f"slot-{i}@{table.revision}") for i, c in enumerate(controls)],
+        [ft.Container(content=c, expand=True, key=f"slot-{i}") for i, c in enumerate(controls)],
         spacing=4,
     )
 
