@@ -29,15 +29,20 @@ def tappable(identifier: str, control: ft.Control, *, label: str | None = None, 
 
     Without the merge, the identifier would sit on a wrapper around the button
     and a click sent to the identified element (as a screen reader does) would
-    not press it. With ``frame`` (the revision of what the screen shows) the
-    control is a new one on every revision: a tap the page sent before it had
-    drawn the new revision (the second tap of a double tap) then finds no
-    control and is dropped. Flet pairs old and new controls by key only inside
-    a list, so a control with a ``frame`` must sit directly in a list of controls.
+    not press it. With ``frame`` (the revision of what the screen shows)
+    ``control``, which holds the tap's handler, is a new one on every revision:
+    a tap the page sent before it had drawn the new revision (the second tap
+    of a double tap) then finds no control and is dropped. Only ``control`` is
+    new: Flet (1.0.5) replaces a single child whose ``key`` changed, so the
+    wrappers around it, keyed by ``identifier`` alone, are the same controls
+    from one revision to the next and cost Flet little to compare, where a
+    new control costs it every one of its fields (set up, sent, drawn).
     """
-    key = f"{identifier}@{frame}" if frame is not None else None
+    if frame is not None:
+        control.key = f"{identifier}@{frame}"
     return ft.MergeSemantics(
-        key=key, content=ft.Semantics(identifier=identifier, label=label, button=True, content=control)
+        key=identifier if frame is not None else None,
+        content=ft.Semantics(identifier=identifier, label=label, button=True, content=control),
     )
 
 

@@ -381,12 +381,12 @@ def actions_row(table: Table, act: Act) -> ft.Control:
         button("undo", "Undo", _entry(table, act, table.undo), kind="outlined", compact=True, frame=table.revision),
         button("redo", "Redo", _entry(table, act, table.redo), kind="outlined", compact=True, frame=table.revision),
     ]
-    # Each slot is keyed by the revision too, so the button in it is a new control on every revision.
+    # The button in each slot is a new control on every revision (``frame``); the slots are not.
     # The draw stepper's slot is a quarter wider than the others: "Drew 2+" then stays on one line
     # on a phone held sideways (the row is about 270 px wide there), and the other four keep 48 px.
     return ft.Row(
         [
-            ft.Container(content=c, expand=STEPPER_SHARE if i == 1 else SLOT_SHARE, key=f"slot-{i}@{table.revision}")
+            ft.Container(content=c, expand=STEPPER_SHARE if i == 1 else SLOT_SHARE, key=f"slot-{i}")
             for i, c in enumerate(controls)
         ],
         spacing=GAP,
@@ -678,18 +678,27 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
     # A refusal is drawn in the panel whose tap it answers, above that panel's buttons, so it is
     # in view where the thumb is; news from another screen is drawn there too, in plain colours.
     place = _message_place(table)
-    shown = _safe(lambda: message_bar(table.message or table.notice, notice=not table.message), table)
+    shown = _keyed(
+        _safe(lambda: message_bar(table.message or table.notice, notice=not table.message), table), "message"
+    )
 
     def here(part: str) -> ft.Control | None:
         return shown if place == part else None
 
+    # Every part of the scrolled column is keyed (``_keyed``): a note that comes or goes moves the
+    # parts under it, and Flet would pair each with whatever now stands at its old place, rebuilding
+    # whole panels (the layout picture's 34 controls) that did not change.
     notes: list[ft.Control | None] = [
         here(PLAY),
-        note(pending, identifier="end-pending", size=14, color=ft.Colors.TERTIARY) if pending else None,
-        note(tapping, identifier="tapping", size=14) if tapping else None,
-        note(owed, identifier="renege-pending", size=14) if owed else None,
-        note(table.last_entry_words() or "", identifier="last-entry", size=14) if table.last_entry_words() else None,
-        _safe(lambda: _sayings(table), table),
+        _keyed(note(pending, identifier="end-pending", size=14, color=ft.Colors.TERTIARY), "end-pending")
+        if pending
+        else None,
+        _keyed(note(tapping, identifier="tapping", size=14), "tapping") if tapping else None,
+        _keyed(note(owed, identifier="renege-pending", size=14), "renege-pending") if owed else None,
+        _keyed(note(table.last_entry_words() or "", identifier="last-entry", size=14), "last-entry")
+        if table.last_entry_words()
+        else None,
+        _keyed(_safe(lambda: _sayings(table), table), "table-words"),
     ]
     layout = "wide" if wide else "sideways" if sideways else "phone"
     picker = (
@@ -697,11 +706,11 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
         if picking
         else None
     )
-    choice = _safe(lambda: end_choice(table, act), table)
+    choice = _keyed(_safe(lambda: end_choice(table, act), table), "end-choice")
     calls = None if choice is not None else _safe(lambda: call_row(table, act), table)
-    actions = actions_row(table, act)
+    actions = _keyed(actions_row(table, act), "actions")
     panels = [
-        _safe(lambda: draw_stepper(table, act), table),
+        _keyed(_safe(lambda: draw_stepper(table, act), table), "draw-stepper"),
         _keyed(_safe(lambda: renege_panel(table, act, here("renege")), table), "renege"),
         _keyed(_safe(lambda: irregular_panel(table, act, here("irregular")), table), "irregular")
         if phase == PLAY
@@ -722,8 +731,11 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
         # The hand is over: Next hand (or Next game) before the call that may still be changed.
         after_picker, later = [], [over, call, actions, *panels]
     taps = {at: _entry(table, act, table.choose_end, at) for at in table.end_choices()}
-    picture = _safe(
-        lambda: layout_picture(table.picture(), taps, room=int(room if not wide else width * 5 / 11 - 24)), table
+    picture = _keyed(
+        _safe(
+            lambda: layout_picture(table.picture(), taps, room=int(room if not wide else width * 5 / 11 - 24)), table
+        ),
+        "picture",
     )
     more = [picture, _safe(lambda: details(table, act, layout=layout), table)]
     top = ft.Column([header, status_strip(table, act)], spacing=2, tight=True)
