@@ -37,13 +37,25 @@ def _framed(face: ft.Control, sniff: bool) -> ft.Control:
 def _piece(piece: Piece) -> ft.Control:
     """A tile on the line: singles lie along it, doubles (the Sniff too) across it."""
     face = tile_face(piece.first, piece.second, flat=not piece.crosswise, size=PIECE, label=piece.label)
-    return _framed(face, piece.sniff)
+    return _keyed(_framed(face, piece.sniff), piece)
 
 
 def _arm_piece(piece: Piece, at: str) -> ft.Control:
     """A tile on a short arm, which runs across the line: singles stand, doubles lie flat."""
     top, bottom = (piece.second, piece.first) if at == "up" else (piece.first, piece.second)
-    return tile_face(top, bottom, flat=piece.crosswise, size=PIECE, label=piece.label)
+    return _keyed(tile_face(top, bottom, flat=piece.crosswise, size=PIECE, label=piece.label), piece)
+
+
+def _keyed(control: ft.Control, piece: Piece) -> ft.Control:
+    """``control`` keyed by its tile (each tile lies once in a layout).
+
+    Flet pairs the items of a list by key, else by place: a tile laid at the left
+    end or at the top of an arm would otherwise move every tile after it onto
+    another's place, and each would be sent again; keyed, only the new one is.
+    """
+    low, high = sorted((piece.first, piece.second))
+    control.key = f"piece-{low}-{high}"
+    return control
 
 
 def _width(piece: Piece) -> int:
@@ -60,7 +72,7 @@ def _end_mark(end: OpenEnd | None, at: str, on_tap: Callable[[], None] | None) -
     value = ft.Text(str(end.value), size=14, weight=ft.FontWeight.BOLD, color=colour)
     label = f"open end {at}, shows {end.value}" + (": lay the tile here" if on_tap else "")
     mark = tappable if on_tap else ident
-    return mark(
+    marked = mark(
         f"end-{at}",
         ft.Container(
             content=ft.Row(
@@ -78,6 +90,8 @@ def _end_mark(end: OpenEnd | None, at: str, on_tap: Callable[[], None] | None) -
         ),
         label=label,
     )
+    marked.key = f"end-{at}"  # paired with itself among the tiles (see ``_keyed``)
+    return marked
 
 
 def _line(picture: Picture, ends: dict[str, OpenEnd], taps: Taps) -> list[ft.Control]:
