@@ -8,7 +8,7 @@ readable label; touch targets are at least 48 px.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import flet as ft
 
@@ -17,11 +17,27 @@ from scorepad.app.models.faces import face_src
 TOUCH = 48
 COMPACT_PAD = 4  # a compact button's side padding: "Drew 2+" wrapped with 6 on a phone held sideways
 Handler = Callable[[], None]
+C = TypeVar("C", bound=ft.Control)
 
 
 def ident(identifier: str, control: ft.Control, *, label: str | None = None) -> ft.Semantics:
     """Give ``control`` a stable identifier (and optionally a label) for tests and screen readers."""
     return ft.Semantics(identifier=identifier, label=label, content=control)
+
+
+@overload
+def keyed(control: C, key: str) -> C: ...
+@overload
+def keyed(control: None, key: str) -> None: ...
+@overload
+def keyed(control: C | None, key: str) -> C | None: ...
+def keyed(control: C | None, key: str) -> C | None:
+    """``control`` (if any) keyed, so Flet pairs it with the one drawn last however the items
+    before it in its list come and go: it is updated in place, never rebuilt (a field in it
+    keeps its focus, and nothing it holds is sent again)."""
+    if control is not None:
+        control.key = key
+    return control
 
 
 def tappable(identifier: str, control: ft.Control, *, label: str | None = None, frame: int | None = None) -> ft.Control:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import flet as ft
 
 from scorepad.app.models.views import OpenEnd, Picture, Piece
-from scorepad.app.screens.common import card, heading, ident, tappable, tile_face, wrap_row
+from scorepad.app.screens.common import card, heading, ident, keyed, tappable, tile_face, wrap_row
 
 PIECE = 26
 GAP = 4
@@ -37,25 +37,24 @@ def _framed(face: ft.Control, sniff: bool) -> ft.Control:
 def _piece(piece: Piece) -> ft.Control:
     """A tile on the line: singles lie along it, doubles (the Sniff too) across it."""
     face = tile_face(piece.first, piece.second, flat=not piece.crosswise, size=PIECE, label=piece.label)
-    return _keyed(_framed(face, piece.sniff), piece)
+    return keyed(_framed(face, piece.sniff), _tile_key(piece))
 
 
 def _arm_piece(piece: Piece, at: str) -> ft.Control:
     """A tile on a short arm, which runs across the line: singles stand, doubles lie flat."""
     top, bottom = (piece.second, piece.first) if at == "up" else (piece.first, piece.second)
-    return _keyed(tile_face(top, bottom, flat=piece.crosswise, size=PIECE, label=piece.label), piece)
+    return keyed(tile_face(top, bottom, flat=piece.crosswise, size=PIECE, label=piece.label), _tile_key(piece))
 
 
-def _keyed(control: ft.Control, piece: Piece) -> ft.Control:
-    """``control`` keyed by its tile (each tile lies once in a layout).
+def _tile_key(piece: Piece) -> str:
+    """The key of a tile's control: its tile, each lying once in a layout.
 
     Flet pairs the items of a list by key, else by place: a tile laid at the left
     end or at the top of an arm would otherwise move every tile after it onto
     another's place, and each would be sent again; keyed, only the new one is.
     """
     low, high = sorted((piece.first, piece.second))
-    control.key = f"piece-{low}-{high}"
-    return control
+    return f"piece-{low}-{high}"
 
 
 def _width(piece: Piece) -> int:
@@ -72,26 +71,27 @@ def _end_mark(end: OpenEnd | None, at: str, on_tap: Callable[[], None] | None) -
     value = ft.Text(str(end.value), size=14, weight=ft.FontWeight.BOLD, color=colour)
     label = f"open end {at}, shows {end.value}" + (": lay the tile here" if on_tap else "")
     mark = tappable if on_tap else ident
-    marked = mark(
-        f"end-{at}",
-        ft.Container(
-            content=ft.Row(
-                [value, arrow] if at == "right" else [arrow, value],
-                spacing=2,
-                tight=True,
-                alignment=ft.MainAxisAlignment.CENTER,
+    return keyed(
+        mark(
+            f"end-{at}",
+            ft.Container(
+                content=ft.Row(
+                    [value, arrow] if at == "right" else [arrow, value],
+                    spacing=2,
+                    tight=True,
+                    alignment=ft.MainAxisAlignment.CENTER,
+                ),
+                bgcolor=ft.Colors.PRIMARY if on_tap else ft.Colors.TERTIARY_CONTAINER,
+                border_radius=12,
+                width=MARK,
+                height=MARK if on_tap else 28,
+                alignment=ft.Alignment.CENTER,
+                on_click=(lambda _e: on_tap()) if on_tap else None,
             ),
-            bgcolor=ft.Colors.PRIMARY if on_tap else ft.Colors.TERTIARY_CONTAINER,
-            border_radius=12,
-            width=MARK,
-            height=MARK if on_tap else 28,
-            alignment=ft.Alignment.CENTER,
-            on_click=(lambda _e: on_tap()) if on_tap else None,
+            label=label,
         ),
-        label=label,
+        f"end-{at}",  # paired with itself among the tiles (see ``_tile_key``)
     )
-    marked.key = f"end-{at}"  # paired with itself among the tiles (see ``_keyed``)
-    return marked
 
 
 def _line(picture: Picture, ends: dict[str, OpenEnd], taps: Taps) -> list[ft.Control]:

@@ -25,6 +25,7 @@ from scorepad.app.screens.common import (
     card,
     heading,
     ident,
+    keyed,
     note,
     tappable,
     tile_face,
@@ -640,14 +641,6 @@ def _message_place(table: Table) -> str:
     return PLAY
 
 
-def _keyed(control: ft.Control | None, key: str) -> ft.Control | None:
-    """``control`` keyed, so Flet pairs it with the one drawn last however the parts above it
-    come and go: a panel is updated in place, never rebuilt (a field in it keeps its focus)."""
-    if control is not None:
-        control.key = key
-    return control
-
-
 def _safe(build: Callable[[], ft.Control | None], table: Table) -> ft.Control | None:
     """Draw one part; should it fail, the rest of the screen is still drawn and the failure said once."""
     try:
@@ -678,27 +671,24 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
     # A refusal is drawn in the panel whose tap it answers, above that panel's buttons, so it is
     # in view where the thumb is; news from another screen is drawn there too, in plain colours.
     place = _message_place(table)
-    shown = _keyed(
-        _safe(lambda: message_bar(table.message or table.notice, notice=not table.message), table), "message"
-    )
+    shown = keyed(_safe(lambda: message_bar(table.message or table.notice, notice=not table.message), table), "message")
 
     def here(part: str) -> ft.Control | None:
         return shown if place == part else None
 
-    # Every part of the scrolled column is keyed (``_keyed``): a note that comes or goes moves the
+    # Every part of the scrolled column is keyed (``keyed``): a note that comes or goes moves the
     # parts under it, and Flet would pair each with whatever now stands at its old place, rebuilding
     # whole panels (the layout picture's 34 controls) that did not change.
+    last_entry = table.last_entry_words()
     notes: list[ft.Control | None] = [
         here(PLAY),
-        _keyed(note(pending, identifier="end-pending", size=14, color=ft.Colors.TERTIARY), "end-pending")
+        keyed(note(pending, identifier="end-pending", size=14, color=ft.Colors.TERTIARY), "end-pending")
         if pending
         else None,
-        _keyed(note(tapping, identifier="tapping", size=14), "tapping") if tapping else None,
-        _keyed(note(owed, identifier="renege-pending", size=14), "renege-pending") if owed else None,
-        _keyed(note(table.last_entry_words() or "", identifier="last-entry", size=14), "last-entry")
-        if table.last_entry_words()
-        else None,
-        _keyed(_safe(lambda: _sayings(table), table), "table-words"),
+        keyed(note(tapping, identifier="tapping", size=14), "tapping") if tapping else None,
+        keyed(note(owed, identifier="renege-pending", size=14), "renege-pending") if owed else None,
+        keyed(note(last_entry, identifier="last-entry", size=14), "last-entry") if last_entry else None,
+        keyed(_safe(lambda: _sayings(table), table), "table-words"),
     ]
     layout = "wide" if wide else "sideways" if sideways else "phone"
     picker = (
@@ -706,22 +696,22 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
         if picking
         else None
     )
-    choice = _keyed(_safe(lambda: end_choice(table, act), table), "end-choice")
+    choice = keyed(_safe(lambda: end_choice(table, act), table), "end-choice")
     calls = None if choice is not None else _safe(lambda: call_row(table, act), table)
-    actions = _keyed(actions_row(table, act), "actions")
+    actions = keyed(actions_row(table, act), "actions")
     panels = [
-        _keyed(_safe(lambda: draw_stepper(table, act), table), "draw-stepper"),
-        _keyed(_safe(lambda: renege_panel(table, act, here("renege")), table), "renege"),
-        _keyed(_safe(lambda: irregular_panel(table, act, here("irregular")), table), "irregular")
+        keyed(_safe(lambda: draw_stepper(table, act), table), "draw-stepper"),
+        keyed(_safe(lambda: renege_panel(table, act, here("renege")), table), "renege"),
+        keyed(_safe(lambda: irregular_panel(table, act, here("irregular")), table), "irregular")
         if phase == PLAY
         else None,
-        _keyed(_safe(lambda: settle_panel(table, act, here(SETTLE)), table), SETTLE),
+        keyed(_safe(lambda: settle_panel(table, act, here(SETTLE)), table), SETTLE),
     ]
-    over = _keyed(_safe(lambda: hand_over_panel(table, act, here(HAND_OVER)), table), HAND_OVER)
+    over = keyed(_safe(lambda: hand_over_panel(table, act, here(HAND_OVER)), table), HAND_OVER)
     # Nothing above the picker but the fixed header: it never moves between taps (issue 19).
     # What the next tap needs comes first under it: where the tile went, then Draw to Undo
     # (never pushed down by a long call panel), then the notes and the call.
-    call = _keyed(calls, "call")
+    call = keyed(calls, "call")
     if phase == PLAY:
         after_picker, later = [choice, actions], [call, *panels]
     elif phase == SETTLE:
@@ -731,7 +721,7 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
         # The hand is over: Next hand (or Next game) before the call that may still be changed.
         after_picker, later = [], [over, call, actions, *panels]
     taps = {at: _entry(table, act, table.choose_end, at) for at in table.end_choices()}
-    picture = _keyed(
+    picture = keyed(
         _safe(
             lambda: layout_picture(table.picture(), taps, room=int(room if not wide else width * 5 / 11 - 24)), table
         ),
