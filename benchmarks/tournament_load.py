@@ -428,14 +428,35 @@ def rss_mb(pids: list[int]) -> float:
 
 def cpu_seconds(pids: list[int]) -> float:
     """The CPU time (user and system) these processes have used together, in seconds (/proc/PID/stat)."""
-    total = 0
+    return sum(cpu_each(pids).values())
+
+
+def cpu_each(pids: list[int]) -> dict[int, float]:
+    """Each live process's CPU time (user and system), in seconds, by pid (a process gone is left out)."""
+    each = {}
     for pid in pids:
         try:
             fields = stat_fields(pid)
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])  # utime and stime, in clock ticks
-    return total / os.sysconf("SC_CLK_TCK")
+        each[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime and stime, in ticks
+    return each
+
+
+def postgres_pids() -> list[int]:
+    """The PostgreSQL server's processes on this machine (the tests' server: the benchmark's database)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if (entry / "comm").read_text().strip() == "postgres":
+                    found.append(int(entry.name))
+    return found
+
+
+def cpu_spent(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds spent between two ``cpu_each`` readings by the processes alive at both."""
+    return sum(after[pid] - before[pid] for pid in after.keys() & before.keys())
 
 
 class LoadAverage:
@@ -676,6 +697,9 @@ class Report:
     rss_idle: float
     rss_end: float
     cpu: float  # the workers' CPU seconds while the pages played
+    cpu_workers: list[float]  # each worker's share of ``cpu``
+    cpu_client: float  # this benchmark's own CPU seconds (every page's client) while the pages played
+    cpu_postgres: float  # the PostgreSQL server's, over the same time
     workers: int
     load: list[float]
     checks: list[Check]
@@ -729,7 +753,9 @@ async def run_load(
         playing = [run for run in runs if run.error is None]
         load = LoadAverage()
         start = time.monotonic()
-        cpu_start = cpu_seconds(pids)
+        cpu_start = cpu_each(pids)
+        client_start = time.process_time()
+        postgres_start = cpu_each(postgres_pids())
         end = start + seconds
         sampler = asyncio.create_task(load.sample())
         tasks = {asyncio.create_task(run.play(start, end, period)): run for run in playing}
@@ -739,7 +765,9 @@ async def run_load(
             task.cancel()
             tasks[task].error = "its step was still under way long after the run's end"
         elapsed = time.monotonic() - start
-        cpu = cpu_seconds(pids) - cpu_start
+        cpu_end = cpu_each(pids)
+        cpu_client = time.process_time() - client_start
+        cpu_postgres = cpu_spent(postgres_start, cpu_each(list(postgres_start)))
         sampler.cancel()
         await caught_up(hall, timing_path)
         rss_end = rss_mb(pids)
@@ -774,7 +802,10 @@ async def run_load(
         hall_unseen=unseen,
         rss_idle=rss_idle,
         rss_end=rss_end,
-        cpu=cpu,
+        cpu=cpu_spent(cpu_start, cpu_end),
+        cpu_workers=[cpu_end[pid] - cpu_start[pid] for pid in sorted(cpu_end.keys() & cpu_start.keys())],
+        cpu_client=cpu_client,
+        cpu_postgres=cpu_postgres,
         workers=len(pids),
         load=load.samples,
         checks=compare(db_url, event, runs),
@@ -870,6 +901,15 @@ def print_report(report: Report) -> None:
         f" {per_write:.1f} ms a write (everything a write costs: the check, the commit, both phones' redraws,"
         " its share of the hall's)"
     )
+    if report.seconds > 0:
+        # Where the machine's cores went while the pages played: a worker is one Python thread of
+        # work (the GIL), so one near 1.0 queues every page it serves, however idle the other cores.
+        busy = ", ".join(f"{c / report.seconds:.2f}" for c in report.cpu_workers)
+        print(
+            f"cores busy while the pages played: the workers {report.cpu / report.seconds:.2f} (each {busy}),"
+            f" PostgreSQL {report.cpu_postgres / report.seconds:.2f}, this benchmark's clients"
+            f" {report.cpu_client / report.seconds:.2f}; {os.cpu_count()} cores"
+        )
     per_table = (report.rss_end - report.rss_idle) / report.tables if report.tables else float("nan")
     print(
         f"server memory ({report.workers} workers): {report.rss_idle:.0f} MB idle before the pages joined,"

@@ -5,12 +5,14 @@ hands each change to a ``deliver`` callback (the app fans it out to the
 screens on that match; in the web app that is Flet's pub-sub). The store
 tells the hub of its own commits (``Store.add_commit_listener``).
 
-On PostgreSQL several server processes may serve one database: a
-``PostgresLink`` sends each change with ``NOTIFY`` and listens on one
-dedicated autocommit connection (psycopg 3, a background thread), so a change
-committed by any process reaches the screens of every process. A
-notification carries ids only (match, revision, device, and the sending
-process, so a process does not hear its own changes twice); the screens
+On PostgreSQL several processes may write one database: the server's
+workers, and the command line or an import beside them. Every store on
+PostgreSQL, in whichever process, sends each change it commits or announces
+with ``NOTIFY`` (its ``Notifier``), and a server process's ``PostgresLink``
+listens on one dedicated autocommit connection (psycopg 3, a background
+thread), so a change made by any process reaches the screens of every
+process. A notification carries ids only (match, revision, device, and the
+sending process, so a process does not hear its own changes twice); the screens
 reload the match from the store, which stays the one truth. When the
 listening connection is lost the link reconnects by itself and then
 resynchronises: every watched match is delivered as a ``Change`` without a
@@ -26,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import threading
 import time
 import uuid
@@ -56,7 +59,7 @@ class Change:
     ``revision`` None means "read it again": something may have been missed
     (the link to the other processes was down, and ``device`` is None), or
     something shown with the match changed beside its entries (a tournament
-    hand confirmed, by ``device``: ``LiveHub.announce``); reload the match.
+    hand confirmed, by ``device``: ``Store.announce``); reload the match.
     """
 
     match_id: int
@@ -112,30 +115,12 @@ class LiveHub:
     # -- changes -----------------------------------------------------------------
 
     def committed(self, match_id: int, revision: int | None, device: str | None) -> None:
-        """The store of this process committed ``revision`` of ``match_id``: tell every screen, here and elsewhere.
+        """The store of this process committed ``revision`` of ``match_id`` (None: announced): tell the screens here.
 
-        The signature is the store's commit listener's. A failure to reach
-        the other processes is logged, never raised into the writer: the
-        entry is saved, and the other processes resynchronise when their
-        link comes back.
+        The signature is the store's commit listener's. The store itself
+        tells the other processes (``Notifier``).
         """
-        self._spread(Change(match_id, revision, device))
-
-    def announce(self, match_id: int, device: str | None) -> None:
-        """Something shown with ``match_id`` changed beside its entries (its revision stays): tell every screen.
-
-        Every screen on the match, here and in the other processes, gets a
-        ``Change`` without a revision and reads the match again, except
-        ``device``'s own (the one that made the change has drawn it).
-        Logged, never raised, as ``committed``.
-        """
-        self._spread(Change(match_id, None, device))
-
-    def _spread(self, change: Change) -> None:
-        self.arrived(change)
-        link = self._link
-        if link is not None:
-            link.send(change)
+        self.arrived(Change(match_id, revision, device))
 
     def arrived(self, change: Change) -> None:
         """A change reached this process (its own store, or another process): deliver it if watched."""
@@ -153,14 +138,16 @@ class LiveHub:
 
     # -- across processes -----------------------------------------------------------
 
-    def link(self, conninfo: str, *, timeout: float = 10.0) -> PostgresLink:
-        """Join the other server processes on the PostgreSQL database at ``conninfo`` (a libpq URL).
+    def link(self, conninfo: str, *, timeout: float = 10.0, origin: str | None = None) -> PostgresLink:
+        """Hear the other processes' changes on the PostgreSQL database at ``conninfo`` (a libpq URL).
 
         Returns once this process listens, so no change committed after this
-        call is missed. Raises psycopg's ``OperationalError`` if the database
-        cannot be reached within ``timeout`` seconds.
+        call is missed. ``origin``: the sender whose notifications are this
+        process's own (``process_origin()``; tests name two in one process).
+        Raises psycopg's ``OperationalError`` if the database cannot be
+        reached within ``timeout`` seconds.
         """
-        link = PostgresLink(conninfo, on_change=self.arrived, on_reconnect=self.resync)
+        link = PostgresLink(conninfo, on_change=self.arrived, on_reconnect=self.resync, origin=origin)
         link.start(timeout=timeout)
         self._link = link
         return link
@@ -190,6 +177,18 @@ def channel_for(database: str, schema: str) -> str:
     return CHANNEL_PREFIX + digest
 
 
+_origin: tuple[int, str] | None = None
+
+
+def process_origin() -> str:
+    """This process's name in notifications: its own are not heard back. A forked child gets its own."""
+    global _origin
+    pid = os.getpid()
+    if _origin is None or _origin[0] != pid:
+        _origin = (pid, uuid.uuid4().hex[:12])
+    return _origin[1]
+
+
 def encode(change: Change, origin: str) -> str:
     """A notification's payload: the ids of a change and of the process that sent it."""
     device = None if change.device is None else change.device[:DEVICE_CHARS]
@@ -208,14 +207,70 @@ def decode(payload: str) -> tuple[Change, str] | None:
     return Change(match_id, revision, device if isinstance(device, str) else None), str(origin)
 
 
-class PostgresLink:
-    """Changes to and from the other processes on one PostgreSQL database, by LISTEN/NOTIFY.
+class Notifier:
+    """A store's changes told to the other processes on its PostgreSQL database (one ``NOTIFY`` each).
 
-    One thread owns one autocommit connection that listens; sending uses a
-    second autocommit connection (a connection that waits for notifications
-    is busy). ``on_change`` gets each change another process sent;
-    ``on_reconnect`` is called after the listening connection was lost and
-    made again, from the link's thread.
+    Sends on its own autocommit connection, made at the first change, after
+    the change's transaction has committed. Thread-safe.
+    """
+
+    def __init__(self, conninfo: str, *, origin: str | None = None) -> None:
+        self.conninfo = conninfo
+        # Who sends, in each notification (None: this process, ``process_origin()``).
+        self.origin = origin
+        self._lock = threading.Lock()
+        self._conn: Any = None
+        self._channel: str | None = None
+        self._closed = False
+
+    def send(self, change: Change) -> None:
+        """Tell the other processes of ``change``; logs, never raises, when it cannot.
+
+        The change is saved whatever happens here; a server whose link was
+        down resynchronises when it comes back.
+        """
+        payload = encode(change, self.origin or process_origin())
+        with self._lock:
+            for attempt in (1, 2):
+                if self._closed:
+                    return
+                try:
+                    if self._conn is None or self._conn.closed:
+                        self._conn = _connect(self.conninfo)
+                        self._channel = channel_of(self._conn)
+                    self._conn.execute("SELECT pg_notify(%s, %s)", (self._channel, payload))
+                    return
+                except Exception as err:
+                    _quietly(getattr(self._conn, "close", lambda: None))
+                    self._conn = None
+                    if attempt == 2:
+                        log.warning("live update of match %s not sent to other processes: %s", change.match_id, err)
+
+    def close(self) -> None:
+        """Close the connection; nothing is sent afterwards."""
+        with self._lock:
+            self._closed = True
+            if self._conn is not None:
+                _quietly(self._conn.close)
+                self._conn = None
+
+
+def channel_of(conn: Any) -> str:
+    """The NOTIFY channel of the database and schema a psycopg connection is on."""
+    database, schema = conn.execute("SELECT current_database(), current_schema()").fetchone()
+    return channel_for(database, schema)
+
+
+def _connect(conninfo: str) -> Any:
+    return psycopg.connect(conninfo, autocommit=True, connect_timeout=5)
+
+
+class PostgresLink:
+    """The other processes' changes on one PostgreSQL database, heard by LISTEN.
+
+    One thread owns one autocommit connection that listens. ``on_change``
+    gets each change another process sent; ``on_reconnect`` is called after
+    the listening connection was lost and made again, from the link's thread.
     """
 
     def __init__(
@@ -224,9 +279,11 @@ class PostgresLink:
         *,
         on_change: Callable[[Change], None],
         on_reconnect: Callable[[], None],
+        origin: str | None = None,
     ) -> None:
         self.conninfo = conninfo
-        self.origin = uuid.uuid4().hex[:12]
+        # The sender whose notifications are this process's own (None: ``process_origin()``).
+        self.origin = origin
         self.channel: str | None = None
         self.reconnects = 0
         self._on_change = on_change
@@ -237,8 +294,6 @@ class PostgresLink:
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
         self._listener: Any = None
-        self._sender: Any = None
-        self._send_lock = threading.Lock()
         self._first_error: BaseException | None = None
 
     def start(self, *, timeout: float = 10.0) -> None:
@@ -254,39 +309,13 @@ class PostgresLink:
             raise psycopg.OperationalError(f"could not listen for live updates within {timeout} s")
 
     def stop(self) -> None:
-        """Stop listening and close both connections (waits at most a few seconds for the thread)."""
+        """Stop listening and close the connection (waits at most a few seconds for the thread)."""
         self._stop.set()
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout=5)
-        with self._send_lock:
-            if self._sender is not None:
-                _quietly(self._sender.close)
-                self._sender = None
-
-    def send(self, change: Change) -> None:
-        """Tell the other processes of ``change`` (one NOTIFY); logs, never raises, when it cannot."""
-        channel = self.channel
-        if channel is None or self._stop.is_set():
-            return
-        payload = encode(change, self.origin)
-        with self._send_lock:
-            for attempt in (1, 2):
-                try:
-                    if self._sender is None or self._sender.closed:
-                        self._sender = self._connect()
-                    self._sender.execute("SELECT pg_notify(%s, %s)", (channel, payload))
-                    return
-                except Exception as err:
-                    _quietly(getattr(self._sender, "close", lambda: None))
-                    self._sender = None
-                    if attempt == 2:
-                        log.warning("live update of match %s not sent to other processes: %s", change.match_id, err)
 
     # -- the listening thread -------------------------------------------------------
-
-    def _connect(self) -> Any:
-        return psycopg.connect(self.conninfo, autocommit=True, connect_timeout=5)
 
     def _run(self) -> None:
         delays = iter(RECONNECT_SECONDS)
@@ -294,9 +323,8 @@ class PostgresLink:
         first = True
         while not self._stop.is_set():
             try:
-                self._listener = conn = self._connect()
-                database, schema = conn.execute("SELECT current_database(), current_schema()").fetchone()
-                self.channel = channel_for(database, schema)
+                self._listener = conn = _connect(self.conninfo)
+                self.channel = channel_of(conn)
                 conn.execute(f'LISTEN "{self.channel}"')
                 if not first:
                     self.reconnects += 1
@@ -333,7 +361,7 @@ class PostgresLink:
                 if decoded is None:
                     continue
                 change, origin = decoded
-                if origin != self.origin:
+                if origin != (self.origin or process_origin()):
                     self._on_change(change)
             if time.monotonic() - quiet_since > PING_SECONDS:
                 # A quiet spell: a connection dropped without a word (a cable, a

@@ -63,6 +63,7 @@ from scorepad.store.listing import list_row_by_row
 from scorepad.store.log import Entry, FoldedLog, event_payload, fold
 from scorepad.store.migrate import upgrade
 from scorepad.store.models import AMEND, REDO, SETTLE, START, UNDO, as_utc, utcnow
+from scorepad.store.notify import Change, Notifier, libpq_url
 from scorepad.store.replay import as_event, entries_in_state, event_kind, rebuild
 from scorepad.store.settings import StoreSettings, resolve_url
 from scorepad.store.snapshot import MatchSnapshot, fork
@@ -140,12 +141,18 @@ class Store:
         self._listeners: tuple[CommitListener, ...] = ()
         database = engine.url.database if engine.dialect.name == "sqlite" else None
         self._file_guard = FileGuard(database, engine) if database not in (None, "", ":memory:") else None
+        # PostgreSQL: other processes (the server's workers, the command line) serve the same
+        # matches, and every change made here, by whichever process, must reach their screens.
+        conninfo = libpq_url(engine.url)
+        self._notifier = Notifier(conninfo) if conninfo is not None else None
 
     def close(self) -> None:
         """Release the database connections."""
         with self._lock:
             self._cache.clear()
             self.engine.dispose()
+        if self._notifier is not None:
+            self._notifier.close()
 
     def __enter__(self) -> Store:
         return self
@@ -456,7 +463,10 @@ class Store:
     # -- live updates ------------------------------------------------------------
 
     def add_commit_listener(self, listener: CommitListener) -> None:
-        """Call ``listener(match_id, revision, device)`` after each write this store commits.
+        """Call ``listener(match_id, revision, device)`` after each write this store commits (and each announcement).
+
+        On PostgreSQL the other processes hear of the same changes by ``NOTIFY``
+        (``scorepad.store.notify``), listener or not.
 
         Called once per successful commit (an entry, a correction, a new or
         imported match, a finish), after the transaction and outside the
@@ -472,12 +482,14 @@ class Store:
             self._listeners = tuple(fn for fn in self._listeners if fn is not listener)
 
     def announce(self, match_id: int, device: str | None) -> None:
-        """Tell the commit listeners that something kept beside ``match_id``'s entries changed (no new revision).
+        """Tell every screen on ``match_id`` that something kept beside its entries changed (no new revision).
 
         A tournament's audit line about the match (a correction's reason, a
-        forfeit) is written after the match's own entries: the screens on the
-        match hear of it as a change without a revision, read the match again
-        and can say what the director did. Raises nothing (as a commit's call).
+        forfeit) or a hand's confirmation is written apart from the match's
+        own entries: the screens on the match, in this process and the others,
+        hear of it as a change without a revision, read the match again and
+        can say what the director did; ``device``'s own screen (which made the
+        change and has drawn it) is left out. Raises nothing (as a commit's call).
         """
         self._committed(match_id, None, device)
 
@@ -487,6 +499,8 @@ class Store:
                 listener(match_id, revision, device)
             except Exception:
                 _log.exception("a commit listener failed on match %s revision %s", match_id, revision)
+        if self._notifier is not None:
+            self._notifier.send(Change(match_id, revision, device))
 
     # -- records ---------------------------------------------------------------
 

@@ -84,13 +84,17 @@ class Scoring(rows.Desk):
         by: str,
         hand: int | None = None,
         round_number: int | None = None,
+        device: str | None = None,
     ) -> list[int]:
         """The opposing side confirms a table's finished hands (``hand``, or all waiting); returns them.
 
         ``by`` names who confirms: a player at that table (or, for the
         director, any note). A table may confirm only its own table in the
-        current round; the director any table of any round. Raises
-        ``TournamentError`` (nothing finished to confirm, an unknown hand).
+        current round; the director any table of any round. Every screen on
+        the table's match (the hall's, the director's, the other phone), in
+        every process, hears of it; ``device`` names the page that confirmed,
+        which has drawn it already. Raises ``TournamentError`` (nothing
+        finished to confirm, an unknown hand).
         """
         caller = self.gate.caller(token, event_id)
         self.gate.permit(caller, Action.CONFIRM)
@@ -169,6 +173,9 @@ class Scoring(rows.Desk):
                     "confirm",
                     {"round": rnd.number, "table": table_number, "hands": out, "by": by or caller.label},
                 )
+        if out:
+            # No entry of the match: its screens hear of it as an announcement (after the commit).
+            self.store.announce(table.match_id, device or caller.view)
         return out
 
 

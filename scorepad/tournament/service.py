@@ -244,9 +244,12 @@ class TournamentService:
         by: str,
         hand: int | None = None,
         round_number: int | None = None,
+        device: str | None = None,
     ) -> list[int]:
         """The opposing side confirms a table's finished hands (see ``Scoring.confirm``). Raises ``TournamentError``."""
-        return self._scoring.confirm(token, event_id, table_number, by=by, hand=hand, round_number=round_number)
+        return self._scoring.confirm(
+            token, event_id, table_number, by=by, hand=hand, round_number=round_number, device=device
+        )
 
     # -- the director's corrections and forfeits (corrections.py, forfeits.py) ----------------------
 

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from scorepad.store import open_store
-from scorepad.store.notify import LiveHub, libpq_url
 from scorepad.tournament import TournamentService
 from tests.app.test_tournament_browser import (  # noqa: F401 (the fixtures are used by name)
     HALL,
@@ -65,12 +64,7 @@ def test_the_phone_says_what_the_director_changed_and_opens_its_tables_audit(
     renderer = "canvaskit" if os.environ.get("SCOREPAD_SCREENSHOTS") else None
     app = AppServer(url, renderer=renderer).start(log_path=tmp_path / "server.log", timeout=120)
     store = open_store(url)
-    # This process's writes reach the server's pages as another server process's would.
-    hub = LiveHub(lambda _change: None)
-    store.add_commit_listener(hub.committed)
-    conninfo = libpq_url(store.engine.url)
-    assert conninfo is not None
-    hub.link(conninfo)
+    # This process serves no pages: its store alone tells the server's pages of each write (over PostgreSQL).
     try:
         phone = pages.open("phone", app.url, f"event/{event_id}/table", ready="table-code", viewport=SMALL_PHONE)
         play_a_hand(phone, code)
@@ -114,6 +108,5 @@ def test_the_phone_says_what_the_director_changed_and_opens_its_tables_audit(
         assert not whole.exists("audit-event")
         shoot(whole, "tournament-audit-event.png")
     finally:
-        hub.close()
         store.close()
         app.stop()

@@ -22,7 +22,6 @@ import pytest
 
 from scorepad.simulate import simulate
 from scorepad.store import open_store
-from scorepad.store.notify import LiveHub, libpq_url
 from scorepad.tournament import TournamentService
 from tests.app.test_tournament_browser import (  # noqa: F401  (the fixtures: a server, Chromium, the pages)
     PASSWORD,
@@ -67,16 +66,10 @@ def play_a_hand_at_table_one(url: str, event_id: int) -> None:
     """Table 1 plays a hand that goes out (seat 1's two tiles counted 11 pips), as its phone would."""
     hand = simulate("smartt", 2, 200, 3, {})[0].to_record()["hands"][0]
     store = open_store(url)
-    # This process's commits reach the server over PostgreSQL, as a phone's on another server process would.
-    hub = LiveHub(lambda _change: None)
-    store.add_commit_listener(hub.committed)
-    conninfo = libpq_url(store.engine.url)
-    assert conninfo is not None
-    hub.link(conninfo)
+    # This process serves no pages: its store alone tells the server of each entry (over PostgreSQL).
     try:
         director_plays_table_one(TournamentService(store), event_id, hand)
     finally:
-        hub.close()
         store.close()
 
 

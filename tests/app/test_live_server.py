@@ -23,7 +23,9 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from scorepad.access import Caller
+from scorepad.simulate import simulate
 from scorepad.store import open_store
+from scorepad.tournament import TournamentService
 from tests.flet_client import FletClient, WebServer
 
 LIVE_LOG = {"SCOREPAD_LIVE_LOG": "1", "SCOREPAD_PAGES_PER_ADDRESS": "200"}
@@ -260,3 +262,64 @@ async def test_browser_pages_opened_and_closed_leave_nothing_behind(sqlite_serve
     assert followers(log) == 2
     await one.close()
     await two.close()
+
+
+SCOREPAD = Path(sys.executable).with_name("scorepad")
+DIRECTOR_PASSWORD = "a long director password"
+
+
+async def gone(page: FletClient, identifier: str, *, timeout: float) -> float:
+    """Wait until the page's latest draw no longer holds ``identifier``; returns the seconds it took."""
+    started = time.monotonic()
+    while identifier in page.drawn:
+        left = timeout - (time.monotonic() - started)
+        assert left > 0, f"{identifier} still shown {timeout} s later"
+        await page.redrawn(len(page.drawn_at), timeout=left)
+    return time.monotonic() - started
+
+
+@pytest.mark.postgres
+@pytest.mark.asyncio
+async def test_the_command_line_beside_a_server_reaches_its_pages(pg_url: str, tmp_path: Path) -> None:
+    """The director confirms a hand with ``scorepad tournament confirm`` on the server's database: the table's
+    phone drops its confirmation bar at once. It has no timer of its own: before, a process that served no
+    pages told no other process of its changes (``tests/store/test_notify.py`` has an entry's case)."""
+    store = open_store(pg_url)
+    try:
+        service = TournamentService(store)
+        event = service.create_event(name="Club", password=DIRECTOR_PASSWORD, rounds=1, seed="cli")
+        director = service.login_director(event, DIRECTOR_PASSWORD)
+        for name in ("Ann", "Bob", "Cy", "Dee"):
+            service.register(director, event, [name])
+        view = service.pair_round(director, event)
+        match_id, code = view.tables[0].match_id, view.codes[1]
+        assert match_id is not None
+        hand = simulate("smartt", 2, 200, 3, {})[0].to_record()["hands"][0]
+        service.start_hand(director, event, match_id, hand["setter"])
+        for entry in hand["events"]:
+            service.append(director, event, match_id, entry)
+        service.settle(director, event, match_id, hand["remaining"])
+    finally:
+        store.close()
+    server = WebServer(pg_url, tmp_path / "server.log", env=LIVE_LOG).start()
+    try:
+        phone = await FletClient(server.url, f"/event/{event}/table").open(ready="table-code")
+        await phone.type("table-code", code, answered=False)
+        await phone.tap("join")
+        await phone.showing("confirm-hand")
+        environment = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
+        done = subprocess.run(
+            [str(SCOREPAD), "tournament", "confirm", str(event), "1", "--db", pg_url],
+            env={**environment, "SCOREPAD_DIRECTOR_PASSWORD": DIRECTOR_PASSWORD},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0 and "hand 1 confirmed" in done.stdout, (done.stdout, done.stderr)
+        took = await gone(phone, "confirm-hand", timeout=10.0)
+        assert "hand-result" in phone.drawn
+        print(f"the phone dropped its confirmation bar {took * 1000:.0f} ms after the command returned")
+        assert "Traceback" not in server.log()
+        await phone.close()
+    finally:
+        server.stop()

@@ -27,7 +27,6 @@ import pytest
 from scorepad.access import Caller, Who
 from scorepad.simulate import simulate
 from scorepad.store import open_store
-from scorepad.store.notify import LiveHub, libpq_url
 from scorepad.tournament import TournamentService
 from tests.app.app_hands import GO_OUT_HAND
 from tests.browser import CHROMIUM, PHONE, AppServer, TablePage, launch_chromium, sel
@@ -502,12 +501,7 @@ def test_the_hall_shows_a_tables_live_score_and_a_fresh_spectator_keeps_its_dela
     renderer = "canvaskit" if os.environ.get("SCOREPAD_SCREENSHOTS") else None
     app = AppServer(url, renderer=renderer).start(log_path=tmp_path / "server.log", timeout=120)
     store = open_store(url)
-    # This process's commits reach the server as a table's phone on another server process would send them.
-    hub = LiveHub(lambda _change: None)
-    store.add_commit_listener(hub.committed)
-    conninfo = libpq_url(store.engine.url)
-    assert conninfo is not None
-    hub.link(conninfo)
+    # This process serves no pages: its store alone tells the server of each entry (over PostgreSQL).
     try:
         service = TournamentService(store)
         match_id = service.round_view(None, event_id).tables[0].match_id
@@ -550,6 +544,5 @@ def test_the_hall_shows_a_tables_live_score_and_a_fresh_spectator_keeps_its_dela
         hall.wait_contains("hall-result-5", "bye")
         shoot(hall, "tournament-hall-results.png")
     finally:
-        hub.close()
         store.close()
         app.stop()

@@ -1,8 +1,10 @@
 """Live updates (scorepad.store.notify): the hub in one process, LISTEN/NOTIFY across processes.
 
-The PostgreSQL tests put two hubs with their own links (as two server
-processes would have) on one fresh schema and wait on what arrives, bounded
-by a timeout, never by a fixed sleep.
+The PostgreSQL tests put two processes on one fresh schema, each a hub with
+its own link and a store's sender (``Notifier``), named apart as two server
+processes are, and wait on what arrives, bounded by a timeout, never by a
+fixed sleep. The last ones use real stores: a store in a process with no
+screens (the command line) is heard by a server's.
 """
 
 from __future__ import annotations
@@ -10,13 +12,16 @@ from __future__ import annotations
 import queue
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import psycopg
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from scorepad.store.notify import Change, LiveHub, channel_for, decode, encode, libpq_url
+from scorepad.access import Caller, Who
+from scorepad.store import open_store
+from scorepad.store.notify import Change, LiveHub, Notifier, channel_for, decode, encode, libpq_url, process_origin
 
 WAIT = 10.0  # seconds: the most any arrival may take on a loaded machine
 
@@ -86,17 +91,27 @@ def test_resync_names_every_watched_match_once() -> None:
     assert inbox.empty()
 
 
-def test_an_announcement_asks_the_matchs_screens_to_read_it_again() -> None:
+def test_an_announcement_asks_the_matchs_screens_to_read_it_again(tmp_path: Path) -> None:
     """Something shown with a match changed beside its entries (a confirmed hand): no revision, the device."""
     inbox = Inbox()
     hub = LiveHub(inbox)
-    hub.watch("screen-a", 4)
-    hub.announce(4, "web:a")
-    hub.announce(5, "web:a")  # nobody shows match 5
+    store = open_store(f"sqlite:///{tmp_path / 'a.db'}")
+    try:
+        store.add_commit_listener(hub.committed)
+        hub.watch("screen-a", 4)
+        store.announce(4, "web:a")
+        store.announce(5, "web:a")  # nobody shows match 5
+    finally:
+        store.close()
     change = inbox.next(0)
     assert change == Change(4, None, "web:a") and change.resync
     assert decode(encode(change, "p1")) == (change, "p1")
     assert inbox.empty()
+
+
+def test_each_process_names_itself_apart() -> None:
+    assert process_origin() == process_origin()
+    assert len(process_origin()) == 12
 
 
 def test_a_payload_carries_ids_only_and_foreign_payloads_are_ignored() -> None:
@@ -141,18 +156,37 @@ def schema_conninfo(pg_base_url: str) -> Iterator[str]:
         admin.dispose()
 
 
+class Process:
+    """What a server process has for live updates: a hub linked to the database, and its store's sender."""
+
+    def __init__(self, conninfo: str, name: str) -> None:
+        self.inbox = Inbox()
+        self.hub = LiveHub(self.inbox)
+        self.notifier = Notifier(conninfo, origin=name)
+        self.hub.link(conninfo, origin=name)
+
+    def committed(self, match_id: int, revision: int | None, device: str | None) -> None:
+        """What the store does after a commit: its listeners (this hub), then ``NOTIFY`` (``Store._committed``)."""
+        self.hub.committed(match_id, revision, device)
+        self.notifier.send(Change(match_id, revision, device))
+
+    def close(self) -> None:
+        self.notifier.close()
+        self.hub.close()
+
+
 @pytest.fixture
-def two_processes(schema_conninfo: str) -> Iterator[tuple[LiveHub, Inbox, LiveHub, Inbox]]:
-    """Two hubs, each linked to the database as a server process would be."""
-    inbox_a, inbox_b = Inbox(), Inbox()
-    hub_a, hub_b = LiveHub(inbox_a), LiveHub(inbox_b)
+def two_processes(schema_conninfo: str) -> Iterator[tuple[Process, Process]]:
+    """Two processes on one schema, as two server processes would be."""
+    a = Process(schema_conninfo, "process-a")
     try:
-        hub_a.link(schema_conninfo)
-        hub_b.link(schema_conninfo)
-        yield hub_a, inbox_a, hub_b, inbox_b
+        b = Process(schema_conninfo, "process-b")
+        try:
+            yield a, b
+        finally:
+            b.close()
     finally:
-        hub_a.close()
-        hub_b.close()
+        a.close()
 
 
 def _terminate(conninfo: str, pid: int) -> None:
@@ -161,90 +195,85 @@ def _terminate(conninfo: str, pid: int) -> None:
 
 
 @pytest.mark.postgres
-def test_a_change_committed_in_one_process_reaches_the_other_once(
-    two_processes: tuple[LiveHub, Inbox, LiveHub, Inbox],
-) -> None:
-    hub_a, inbox_a, hub_b, inbox_b = two_processes
-    hub_a.watch("a1", 7)
-    hub_b.watch("b1", 7)
-    hub_b.watch("b2", 8)
+def test_a_change_committed_in_one_process_reaches_the_other_once(two_processes: tuple[Process, Process]) -> None:
+    a, b = two_processes
+    a.hub.watch("a1", 7)
+    b.hub.watch("b1", 7)
+    b.hub.watch("b2", 8)
     for revision in range(1, 21):
-        hub_a.committed(7, revision, "web:a1")
-    got = [inbox_b.next() for _ in range(20)]
+        a.committed(7, revision, "web:a1")
+    got = [b.inbox.next() for _ in range(20)]
     # In order, each once: NOTIFY delivers in commit order, one sender here.
     assert got == [Change(7, r, "web:a1") for r in range(1, 21)]
     # Process A heard its own changes at once and not again through the database.
-    assert [inbox_a.next(0) for _ in range(20)] == got
-    hub_b.committed(8, 3, "web:b2")
-    assert inbox_b.next() == Change(8, 3, "web:b2")
+    assert [a.inbox.next(0) for _ in range(20)] == got
+    b.committed(8, 3, "web:b2")
+    assert b.inbox.next() == Change(8, 3, "web:b2")
     # A round trip back (A watches 7 only): B's change to 7 reaches A, then nothing more is queued.
-    hub_b.committed(7, 21, "web:b1")
-    assert inbox_a.next() == Change(7, 21, "web:b1")
-    assert inbox_b.next() == Change(7, 21, "web:b1")
-    assert inbox_a.empty() and inbox_b.empty()
+    b.committed(7, 21, "web:b1")
+    assert a.inbox.next() == Change(7, 21, "web:b1")
+    assert b.inbox.next() == Change(7, 21, "web:b1")
+    assert a.inbox.empty() and b.inbox.empty()
 
 
 @pytest.mark.postgres
 def test_two_schemas_do_not_hear_each_other(pg_base_url: str, schema_conninfo: str) -> None:
-    other = make_url(pg_base_url).update_query_dict({"options": "-csearch_path=public"})
-    inbox_a, inbox_b = Inbox(), Inbox()
-    hub_a, hub_b = LiveHub(inbox_a), LiveHub(inbox_b)
+    other = libpq_url(make_url(pg_base_url).update_query_dict({"options": "-csearch_path=public"}))
+    assert other is not None
+    a, b = Process(schema_conninfo, "process-a"), Process(other, "process-b")
     try:
-        hub_a.link(schema_conninfo)
-        hub_b.link(libpq_url(other) or "")
-        assert hub_a._link is not None and hub_b._link is not None
-        assert hub_a._link.channel != hub_b._link.channel
-        hub_a.watch("a", 1)
-        hub_b.watch("b", 1)
-        hub_a.committed(1, 1, "web:a")
-        hub_b.committed(1, 2, "web:b")  # the round trip that proves B's link works...
-        assert inbox_a.next(0) == Change(1, 1, "web:a")
-        assert inbox_b.next(0) == Change(1, 2, "web:b")
+        assert a.hub._link is not None and b.hub._link is not None
+        assert a.hub._link.channel != b.hub._link.channel
+        a.hub.watch("a", 1)
+        b.hub.watch("b", 1)
+        a.committed(1, 1, "web:a")
+        b.committed(1, 2, "web:b")  # the round trip that proves B's link works...
+        assert a.inbox.next(0) == Change(1, 1, "web:a")
+        assert b.inbox.next(0) == Change(1, 2, "web:b")
         # ...and a NOTIFY of A's channel by hand, after which B has still heard nothing of A.
         with psycopg.connect(schema_conninfo, autocommit=True) as conn:
-            conn.execute("SELECT pg_notify(%s, %s)", (hub_a._link.channel, encode(Change(1, 3, "web:x"), "hand")))
-        assert inbox_a.next() == Change(1, 3, "web:x")
-        assert inbox_b.empty()
+            conn.execute("SELECT pg_notify(%s, %s)", (a.hub._link.channel, encode(Change(1, 3, "web:x"), "hand")))
+        assert a.inbox.next() == Change(1, 3, "web:x")
+        assert b.inbox.empty()
     finally:
-        hub_a.close()
-        hub_b.close()
+        a.close()
+        b.close()
 
 
 @pytest.mark.postgres
 def test_a_lost_listening_connection_reconnects_and_resynchronises(
-    schema_conninfo: str, two_processes: tuple[LiveHub, Inbox, LiveHub, Inbox]
+    schema_conninfo: str, two_processes: tuple[Process, Process]
 ) -> None:
-    hub_a, _inbox_a, hub_b, inbox_b = two_processes
-    hub_b.watch("b1", 5)
-    hub_b.watch("b2", 6)
-    link = hub_b._link
+    a, b = two_processes
+    b.hub.watch("b1", 5)
+    b.hub.watch("b2", 6)
+    link = b.hub._link
     assert link is not None and link._listener is not None
     _terminate(schema_conninfo, link._listener.info.backend_pid)
     # Every watched match is reloaded once the link is back: what was sent
     # while it was down is not lost, it is read from the store.
-    got = {inbox_b.next(), inbox_b.next()}
+    got = {b.inbox.next(), b.inbox.next()}
     assert got == {Change(5, None, None), Change(6, None, None)}
     assert link.reconnects == 1
     # And the link works again: A's next change arrives as one entry.
-    hub_a.committed(5, 9, "web:a")
-    assert inbox_b.next() == Change(5, 9, "web:a")
+    a.committed(5, 9, "web:a")
+    assert b.inbox.next() == Change(5, 9, "web:a")
 
 
 @pytest.mark.postgres
 def test_a_lost_sending_connection_is_made_again_for_the_next_change(
-    schema_conninfo: str, two_processes: tuple[LiveHub, Inbox, LiveHub, Inbox]
+    schema_conninfo: str, two_processes: tuple[Process, Process]
 ) -> None:
-    hub_a, inbox_a, hub_b, inbox_b = two_processes
-    hub_a.watch("a", 3)
-    hub_b.watch("b", 3)
-    hub_a.committed(3, 1, "web:a")
-    assert inbox_b.next() == Change(3, 1, "web:a")
-    link = hub_a._link
-    assert link is not None and link._sender is not None
-    _terminate(schema_conninfo, link._sender.info.backend_pid)
-    hub_a.committed(3, 2, "web:a")
-    assert inbox_b.next() == Change(3, 2, "web:a")
-    assert inbox_a.next(0) == Change(3, 1, "web:a") and inbox_a.next(0) == Change(3, 2, "web:a")
+    a, b = two_processes
+    a.hub.watch("a", 3)
+    b.hub.watch("b", 3)
+    a.committed(3, 1, "web:a")
+    assert b.inbox.next() == Change(3, 1, "web:a")
+    assert a.notifier._conn is not None
+    _terminate(schema_conninfo, a.notifier._conn.info.backend_pid)
+    a.committed(3, 2, "web:a")
+    assert b.inbox.next() == Change(3, 2, "web:a")
+    assert a.inbox.next(0) == Change(3, 1, "web:a") and a.inbox.next(0) == Change(3, 2, "web:a")
 
 
 @pytest.mark.postgres
@@ -253,3 +282,30 @@ def test_a_link_to_a_database_that_is_not_there_fails_at_once() -> None:
     with pytest.raises(psycopg.OperationalError):
         hub.link("postgresql://postgres@127.0.0.1:5432/scorepad_no_such_database", timeout=10)
     assert not hub.linked
+
+
+@pytest.mark.postgres
+def test_a_store_with_no_screens_is_heard_by_a_server(pg_url: str) -> None:
+    """The command line or an import beside a running server (a process with no hub of its own): the server's
+    screens hear each entry it commits and each announcement it makes, once."""
+    command_line = open_store(pg_url)
+    server = Process(libpq_url(command_line.engine.url) or "", "server")
+    try:
+        caller = Caller(Who.LOCAL)
+        match_id = command_line.create_match(players=["Ann", "Bob"], caller=caller)
+        server.hub.watch("table", match_id)
+        command_line.start_hand(match_id, 0, caller=caller)
+        command_line.append(match_id, {"play": "5-5"}, caller=caller)
+        command_line.announce(match_id, "director:1")
+        heard = [server.inbox.next() for _ in range(3)]
+        if heard[0] == Change(match_id, 0, None):  # the match's creation, when it arrived after the watch
+            heard = [*heard[1:], server.inbox.next()]
+        assert heard == [
+            Change(match_id, 1, None),
+            Change(match_id, 2, None),
+            Change(match_id, None, "director:1"),
+        ]
+        assert server.inbox.empty()
+    finally:
+        server.close()
+        command_line.close()

@@ -612,14 +612,20 @@ class TableDevice:
         scored = state.hands[hand_number - 1].scoring_side()
         return [name for seat, name in enumerate(state.players) if state.rules.side_of(seat) != scored]
 
-    def confirm(self, state: Any, hand_number: int) -> bool:
-        """The opposing side confirms ``hand_number`` on this device; False with the reason in ``message``."""
+    def confirm(self, state: Any, hand_number: int, *, view: str | None = None) -> bool:
+        """The opposing side confirms ``hand_number`` on this device (its page ``view``, which redraws
+        itself); False with the reason in ``message``."""
         self.message = None
         self.forget()
         names = self.confirmers(state, hand_number)
         try:
             self.service.confirm(
-                self.token, self.event_id, self.table_number or 0, by=names[0] if names else "", hand=hand_number
+                self.token,
+                self.event_id,
+                self.table_number or 0,
+                by=names[0] if names else "",
+                hand=hand_number,
+                device=view,
             )
         except TournamentError as err:
             self.message = words_of(err)

@@ -180,19 +180,6 @@ def _no_event(page: ft.Page, words: str) -> None:
     page.update()
 
 
-def announce_confirmation(store: Store, match_id: int, device: str | None) -> None:
-    """Tell every page showing ``match_id`` (here and in the other processes) that a hand was confirmed.
-
-    A confirmation is no entry of the match, so the store's commit listener
-    does not fire for it and the match's revision does not move; the same
-    live channel carries it instead, as a change without a revision, which
-    every page showing the match answers by reading it again and redrawing
-    (the other phone of the table drops its confirmation bar, the hall shows
-    the hand confirmed). ``device`` is the confirming page's own (it has drawn already).
-    """
-    relay_for(store).hub.announce(match_id, device)
-
-
 @dataclass(frozen=True)
 class Joined:
     """What a table phone holds once it has joined: its score-pad, its table, its live updates and its tap guard."""
@@ -367,10 +354,10 @@ class TablePage:
     def _confirm(self, joined: Joined, number: int) -> None:
         table = joined.table
         table.refresh()
-        if self.device.confirm(table.state, number):
-            if timing.ENABLED:
-                timing.confirmed(table.match_id, number)
-            announce_confirmation(self.store, table.match_id, joined.pad.device)
+        # The service tells every other page on the match (the other phone drops its confirmation
+        # bar, the hall shows the hand confirmed), here and in the other processes.
+        if self.device.confirm(table.state, number, view=joined.pad.device) and timing.ENABLED:
+            timing.confirmed(table.match_id, number)
         self.draw()
 
     def _table(self, joined: Joined) -> ft.Control:
