@@ -9,6 +9,7 @@ live path, ``live.Subscriptions``: the store's commit listeners through
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -21,15 +22,19 @@ from scorepad.app.shell.guard import PageGuard
 from scorepad.app.shell.live import Subscriptions, relay_for
 from scorepad.app.shell.pages import PageTasks
 from scorepad.store import Store, StoreError
+from scorepad.store.notify import Change
 from scorepad.tournament.errors import TournamentError
 
 log = logging.getLogger("scorepad.live")
 # Seconds to gather a burst of changes (a whole hand entered quickly) into one redraw of a board.
 SETTLE_SECONDS = 0.2
 # The least seconds between the starts of two reloads of a board (the hall, the director's), which read
-# the whole round: with 100 tables entering, a change comes every few milliseconds. A confirmed hand is
-# still on the hall within about this and one reading of the round.
+# the whole round: with 100 tables entering, a change comes every few milliseconds.
 BOARD_GAP_SECONDS = 1.0
+# The least seconds between the starts of two reloads when an announcement came (a hand confirmed, a
+# correction, a forfeit: what the standings are made of, about one a hand): it is read without waiting
+# out the gap, so a confirmed hand is on the hall within a reading of the round or two.
+ANNOUNCED_GAP_SECONDS = 0.25
 
 
 class Follower:
@@ -37,9 +42,11 @@ class Follower:
 
     A burst of changes (100 tables entering at once) makes bounded work: at
     most one reload of the page runs at a time, the next begins ``gap``
-    seconds after the last began at the soonest, and every change heard
-    while one is waiting or running is covered by the next, which begins
-    its reads after that change (the newest wins; none is lost).
+    seconds after the last began at the soonest (``ANNOUNCED_GAP_SECONDS``
+    when an announcement came: a change without a revision, such as a
+    confirmed hand), and every change heard while one is waiting or running
+    is covered by the next, which begins its reads after that change (the
+    newest wins; none is lost).
     """
 
     def __init__(
@@ -58,10 +65,13 @@ class Follower:
         self.on_change = on_change
         # The least seconds between the starts of two reloads.
         self.gap = gap
-        # A change is waiting for a reload; a reload is waiting or running; when the last one began.
+        # A change is waiting for a reload (an announcement among them); a reload is waiting or
+        # running; when the last one began; set when an announcement cuts a reload's wait short.
         self.dirty = False
+        self.announced = False
         self.running = False
         self.began = float("-inf")
+        self.woken = asyncio.Event()
         self.key = page.session.id
         self.guard.stops(self.stop)
 
@@ -73,12 +83,18 @@ class Follower:
         """The page has gone: follow nothing."""
         self.subscriptions.stop()
 
-    async def _heard(self, _topic: str, _change: Any) -> None:
-        self.changed()
+    async def _heard(self, _topic: str, change: Any) -> None:
+        self.changed(announced=isinstance(change, Change) and change.revision is None)
 
-    def changed(self) -> None:
-        """Something the page shows changed: reload it soon (once for a whole burst of changes)."""
+    def changed(self, *, announced: bool = False) -> None:
+        """Something the page shows changed: reload it soon (once for a whole burst of changes).
+
+        ``announced``: a change beside the entries (a confirmed hand), read without waiting out the gap.
+        """
         self.dirty = True
+        if announced:
+            self.announced = True
+            self.woken.set()
         if not self.running and not self.tasks.closed:
             self.running = True
             self.tasks.run(self._reload)
@@ -86,14 +102,26 @@ class Follower:
     async def _reload(self) -> None:
         try:
             while self.dirty and not self.tasks.closed:
-                await asyncio.sleep(max(SETTLE_SECONDS, self.began + self.gap - time.monotonic()))
-                self.dirty = False
+                await self._turn()
+                self.dirty = self.announced = False
                 self.began = time.monotonic()
                 await self.on_change()
         except Exception as err:  # Flet reports no failure of a task it runs: the page dies here
             self.guard.fail(err, "a live update")
         finally:
             self.running = False
+
+    async def _turn(self) -> None:
+        """Wait for the next reload's turn: the burst settled, and the gap since the last began over."""
+        settled = time.monotonic() + SETTLE_SECONDS
+        while True:
+            gap = ANNOUNCED_GAP_SECONDS if self.announced else self.gap
+            left = max(settled, self.began + gap) - time.monotonic()
+            if left <= 0:
+                return
+            self.woken.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.woken.wait(), left)
 
 
 def close_page(page: ft.Page, tasks: PageTasks, follower: Follower) -> None:

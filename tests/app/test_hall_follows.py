@@ -1,0 +1,57 @@
+"""The hall follows its round: entries at most once a gap, an announced change (a confirmed hand) at once.
+
+In process (real Flet sessions, no browser, SQLite). The gap between two
+readings of the round is made a minute long here, so a confirmation shown
+within seconds can only have been read without waiting it out (the hall's
+rotation asks for a reading within the gap too, and cannot help).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scorepad.app.shell import board
+from scorepad.store import Store, open_store
+from scorepad.tournament import TournamentService
+
+from .test_crash_page import wait_for
+from .test_tournament import PASSWORD, device_on, first_game_hand, play_hand
+from .wiring import Wired
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    opened = open_store(f"sqlite:///{tmp_path / 'hall.db'}")
+    yield opened
+    opened.close()
+
+
+async def test_a_confirmed_hand_reaches_the_hall_without_waiting_out_the_gap(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(board, "BOARD_GAP_SECONDS", 60.0)
+    service = TournamentService(store)
+    event_id = service.create_event(name="Open", password=PASSWORD, rounds=2, options={"target": 60}, seed="s")
+    director = service.login_director(event_id, PASSWORD)
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        service.register(director, event_id, [name])
+    codes = service.pair_round(director, event_id).codes
+    device, table = device_on(service, event_id, codes[1], store)
+    play_hand(table, first_game_hand())
+    hall = await Wired(store, route=f"/event/{event_id}/hall", width=1920, height=1080).open()
+    try:
+        assert hall.text("hall-provisional") == "1 table provisional"
+        # Table 2 starts its hand: an entry, read after the burst settles; the next reading waits the gap.
+        _other, second = device_on(service, event_id, codes[2], store)
+        second.store.start_hand(second.match_id, 0, caller=second.caller)
+        await wait_for(lambda: "in play" in hall.text("hall-hand-2"), "the hall showed table 2's entry")
+        # Table 1's hand is confirmed by the opposing side: the hall shows it within seconds, not the gap.
+        assert device.confirm(table.state, 1), device.message
+        await wait_for(lambda: hall.text("hall-provisional") == "0 tables provisional", "the confirmation shown")
+    finally:
+        hall.close()
