@@ -8,39 +8,27 @@ rotation asks for a reading within the gap too, and cannot help).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from typing import Any
 
 import pytest
 
 from scorepad.app.shell import board
-from scorepad.store import Store, open_store
-from scorepad.tournament import TournamentService
+from scorepad.store import Store
 
 from .test_crash_page import wait_for
-from .test_tournament import PASSWORD, device_on, first_game_hand, play_hand
+from .test_tournament import device_on, event, first_game_hand, play_hand  # noqa: F401 (event: a fixture)
 from .wiring import Wired
 
 pytestmark = pytest.mark.asyncio
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    opened = open_store(f"sqlite:///{tmp_path / 'hall.db'}")
-    yield opened
-    opened.close()
-
-
 async def test_a_confirmed_hand_reaches_the_hall_without_waiting_out_the_gap(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store,
+    event: Any,  # noqa: F811 (the fixture imported above)
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(board, "BOARD_GAP_SECONDS", 60.0)
-    service = TournamentService(store)
-    event_id = service.create_event(name="Open", password=PASSWORD, rounds=2, options={"target": 60}, seed="s")
-    director = service.login_director(event_id, PASSWORD)
-    for name in ("Ann", "Bob", "Cy", "Dee"):
-        service.register(director, event_id, [name])
-    codes = service.pair_round(director, event_id).codes
+    service, event_id, _desk, codes = event
     device, table = device_on(service, event_id, codes[1], store)
     play_hand(table, first_game_hand())
     hall = await Wired(store, route=f"/event/{event_id}/hall", width=1920, height=1080).open()

@@ -26,6 +26,7 @@ from scorepad.access import Caller
 from scorepad.simulate import simulate
 from scorepad.store import open_store
 from scorepad.tournament import TournamentService
+from tests.app.test_tournament_browser import PASSWORD, director_plays_table_one, registered
 from tests.flet_client import FletClient, WebServer
 
 LIVE_LOG = {"SCOREPAD_LIVE_LOG": "1", "SCOREPAD_PAGES_PER_ADDRESS": "200"}
@@ -265,7 +266,6 @@ async def test_browser_pages_opened_and_closed_leave_nothing_behind(sqlite_serve
 
 
 SCOREPAD = Path(sys.executable).with_name("scorepad")
-DIRECTOR_PASSWORD = "a long director password"
 
 
 async def gone(page: FletClient, identifier: str, *, timeout: float) -> float:
@@ -284,21 +284,13 @@ async def test_the_command_line_beside_a_server_reaches_its_pages(pg_url: str, t
     """The director confirms a hand with ``scorepad tournament confirm`` on the server's database: the table's
     phone drops its confirmation bar at once. It has no timer of its own: before, a process that served no
     pages told no other process of its changes (``tests/store/test_notify.py`` has an entry's case)."""
+    event, code = registered(pg_url, "Club", ("Ann", "Bob", "Cy", "Dee"), seed="cli", pair=True)
+    assert code is not None
     store = open_store(pg_url)
     try:
-        service = TournamentService(store)
-        event = service.create_event(name="Club", password=DIRECTOR_PASSWORD, rounds=1, seed="cli")
-        director = service.login_director(event, DIRECTOR_PASSWORD)
-        for name in ("Ann", "Bob", "Cy", "Dee"):
-            service.register(director, event, [name])
-        view = service.pair_round(director, event)
-        match_id, code = view.tables[0].match_id, view.codes[1]
-        assert match_id is not None
-        hand = simulate("smartt", 2, 200, 3, {})[0].to_record()["hands"][0]
-        service.start_hand(director, event, match_id, hand["setter"])
-        for entry in hand["events"]:
-            service.append(director, event, match_id, entry)
-        service.settle(director, event, match_id, hand["remaining"])
+        director_plays_table_one(
+            TournamentService(store), event, simulate("smartt", 2, 200, 3, {})[0].to_record()["hands"][0]
+        )
     finally:
         store.close()
     server = WebServer(pg_url, tmp_path / "server.log", env=LIVE_LOG).start()
@@ -310,7 +302,7 @@ async def test_the_command_line_beside_a_server_reaches_its_pages(pg_url: str, t
         environment = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
         done = subprocess.run(
             [str(SCOREPAD), "tournament", "confirm", str(event), "1", "--db", pg_url],
-            env={**environment, "SCOREPAD_DIRECTOR_PASSWORD": DIRECTOR_PASSWORD},
+            env={**environment, "SCOREPAD_DIRECTOR_PASSWORD": PASSWORD},
             capture_output=True,
             text=True,
             timeout=120,

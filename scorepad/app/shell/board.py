@@ -13,7 +13,6 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import flet as ft
 
@@ -83,8 +82,8 @@ class Follower:
         """The page has gone: follow nothing."""
         self.subscriptions.stop()
 
-    async def _heard(self, _topic: str, change: Any) -> None:
-        self.changed(announced=isinstance(change, Change) and change.revision is None)
+    async def _heard(self, _topic: str, change: Change) -> None:
+        self.changed(announced=change.revision is None)
 
     def changed(self, *, announced: bool = False) -> None:
         """Something the page shows changed: reload it soon (once for a whole burst of changes).
