@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from scorepad.app.shell import board
+from scorepad.app.models.tournament import Hall
+from scorepad.app.shell import board, event_pages
 from scorepad.store import Store
 
 from .test_crash_page import wait_for
@@ -41,5 +42,37 @@ async def test_a_confirmed_hand_reaches_the_hall_without_waiting_out_the_gap(
         # Table 1's hand is confirmed by the opposing side: the hall shows it within seconds, not the gap.
         assert device.confirm(table.state, 1), device.message
         await wait_for(lambda: hall.text("hall-provisional") == "0 tables provisional", "the confirmation shown")
+    finally:
+        hall.close()
+
+
+async def test_the_hall_follows_again_after_its_connection_came_back(
+    store: Store,
+    event: Any,  # noqa: F811 (the fixture imported above)
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The hall's rotation asks for a reading every few seconds, here every twentieth of one. While the
+    # screen's Wi-Fi is down that reading cannot run, and it must not end the page's tasks for good.
+    monkeypatch.setattr(event_pages, "HALL_SECONDS", 0.05)
+    rotations: list[int] = []
+    rotate = Hall.rotate
+
+    def counted(hall: Hall) -> None:
+        rotate(hall)
+        rotations.append(1)
+
+    monkeypatch.setattr(Hall, "rotate", counted)
+    monkeypatch.setattr(Hall, "page", lambda _hall: "tables")  # the tables' page stays up as the rotation turns
+    service, event_id, _desk, codes = event
+    hall = await Wired(store, route=f"/event/{event_id}/hall", width=1920, height=1080).open()
+    try:
+        assert hall.session is not None
+        await hall.session.disconnect(30)
+        away = len(rotations)
+        await wait_for(lambda: len(rotations) > away + 1, "the rotation came round while the page was away")
+        await hall.session.connect(hall.connection)
+        _other, second = device_on(service, event_id, codes[2], store)
+        second.store.start_hand(second.match_id, 0, caller=second.caller)
+        await wait_for(lambda: "in play" in hall.text("hall-hand-2"), "the hall showed table 2's entry")
     finally:
         hall.close()

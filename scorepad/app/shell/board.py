@@ -94,9 +94,9 @@ class Follower:
         if announced:
             self.announced = True
             self.woken.set()
-        if not self.running and not self.tasks.closed:
-            self.running = True
-            self.tasks.run(self._reload)
+        if not self.running:
+            # While the page is away no reload starts; the change stays dirty for its return.
+            self.running = self.tasks.run(self._reload)
 
     async def _reload(self) -> None:
         try:

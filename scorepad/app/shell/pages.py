@@ -158,18 +158,26 @@ class PageTasks:
         self.closed = False
         self._running: set[Future[Any]] = set()
 
-    def run(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
-        """Run ``fn(*args)`` on the page's event loop, unless the page has closed."""
+    def run(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> bool:
+        """Run ``fn(*args)`` on the page's event loop; returns whether it was started.
+
+        Nothing is started while the page has no connection (a phone or a hall screen whose
+        Wi-Fi dropped: its session waits for it to come back, and the page's ``on_connect``
+        asks again), nor once the page has closed.
+        """
         if self.closed:
-            return
+            return False
         try:
+            if self.page.session.connection is None:
+                return False  # Flet's run_task would need the connection's loop; the tasks stay for its return
             future = self.page.run_task(fn, *args)
-        except (RuntimeError, AttributeError):
-            # The session is destroyed (RuntimeError) or has lost its connection (no loop): the page is gone.
+        except RuntimeError:
+            # The session is destroyed: the page is gone.
             self.close()
-            return
+            return False
         self._running.add(future)
         future.add_done_callback(self._running.discard)
+        return True
 
     def close(self) -> int:
         """The page has closed: cancel what runs; returns how many tasks were cancelled."""
