@@ -341,6 +341,10 @@ def test_the_hall_shows_live_scores_byes_names_standings_and_game_scores(store: 
     name, working = hall.working(0)
     assert name == hall.standings[0].name and working == tuple(hall.standings[0].working)
     assert any(title == bye.line and figures == "no game this round" for title, figures in hall.result_rows())
+    # A table that has finished no hand has no result yet: no zero figures, as if it had ended nil-all.
+    results = dict(hall.result_rows())
+    assert results[one.line] == "nothing confirmed yet"
+    assert all(results[t.line] == "nothing confirmed yet" for t in hall.hall_tables() if not t.bye)
 
 
 def test_game_scores_are_the_finished_games_final_scores() -> None:

@@ -253,6 +253,12 @@ def test_a_small_event_from_creation_to_round_two(served: AppServer, pages: Page
     hall = pages.open("hall", app.url, f"{base}/hall", ready="hall-title", viewport=HALL)
     hall.wait_contains("hall-title", "round 1 of 2")
     hall.wait_text("hall-provisional", "0 tables provisional")
+    # The hall opened on a phone: drawn small in one column (a row of the title, tabs and link left
+    # the title no room, and Flutter drew nothing but the title, a letter a line).
+    small_hall = pages.open("small-hall", app.url, f"{base}/hall", ready="hall-title", viewport=SMALL_PHONE)
+    small_hall.wait_contains("hall-table-1", " v ")
+    small_hall.wait_text("hall-provisional", "0 tables provisional")
+    shoot(small_hall, "tournament-hall-phone.png")
 
     watcher = pages.open("watcher", app.url, f"{base}/watch/1?delay=1", ready="watch-title", viewport=PHONE)
     watcher.wait_contains("watch-title", "(1 s behind)")

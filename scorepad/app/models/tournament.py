@@ -232,6 +232,14 @@ def parse_tables(text: str) -> list[list[str]]:
     return out
 
 
+NO_FIGURES = "nothing confirmed yet"
+
+
+def has_figures(view: Any) -> bool:
+    """Whether a table has played a hand to its end (before that, zero figures would read as a result of nil-all)."""
+    return view.result is not None and view.result.hands_finished > 0
+
+
 def result_words(view: Any) -> str:
     """A table's figures: "Ann 4 gp, 1 game, spread +31 - Bob 0 gp ..." (confirmed hands only)."""
     result = view.result
@@ -243,8 +251,8 @@ def result_words(view: Any) -> str:
             f"{view.versus}: forfeited by {', '.join(forfeit.loser_names)} ({forfeit.reason});"
             f" the others score a forfeit win"
         )
-    if result is None:
-        return view.versus + ": nothing confirmed yet"
+    if not has_figures(view):
+        return f"{view.versus}: {NO_FIGURES}"
     parts = []
     for index, name in enumerate(view.names):
         side = view.side_of(index)
@@ -516,6 +524,9 @@ class Hall(Board):
             view = next(v for v in self.round.tables if v.number == table.number)
             if table.bye:
                 rows.append((table.line, "no game this round"))
+                continue
+            if view.forfeit is None and not has_figures(view):
+                rows.append((table.line, NO_FIGURES))  # the line names the sides already
                 continue
             figures = result_words(view)
             scores = game_scores(self.live.get(view.match_id)) if view.forfeit is None else ""

@@ -422,6 +422,8 @@ class HallPage(BoardPage):
         self.session_id = page.session.id
         # A page that comes back after its connection dropped follows its round again.
         page.on_connect = lambda _e: self.follower.changed()
+        # A window made narrower (or a phone turned) is drawn for its new width.
+        page.on_resize = lambda _e: self.draw()
 
     def start(self) -> None:
         """Read the event, follow its round, draw and start rotating."""
