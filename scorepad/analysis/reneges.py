@@ -251,7 +251,7 @@ def _seat_verdict(match: MatchState, number: int, flow: SeatFlow, found: list[Re
             if it.tile is not None
         )
         proof = _short_words(match, flow, short)
-        words = f"Renege proved: {who} held a tile that played and did not play it{_cite(rules)}: {proof}."
+        words = f"Renege proved: {who} held a tile that could be played and did not play it{_cite(rules)}: {proof}."
         return RenegeVerdict(number, flow.seat, SeatVerdict.PROVED, at, tiles, words)
     if not open_:
         if not found:

@@ -17,7 +17,7 @@ def test_text(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr()
     assert out.err == ""
     assert "renege proved: Bob drew 1 at event 2 and played it (left 5, right 5) while holding a tile" in out.out
-    assert "Renege proved: Bob held a tile that played and did not play it" in out.out
+    assert "Renege proved: Bob held a tile that could be played and did not play it" in out.out
     assert "Players' hands: 1 renege proved, 1 clean, 0 can't tell" in out.out
 
 

@@ -79,7 +79,7 @@ def test_step_to_an_event_and_read_the_count_and_the_ruling(
         # Event 9, Bob's 1-2 left: 2 + 1 + the Sniff 6-6 with both short ends open, 12 = 15.
         page.wait_contains("dispute-event", "Bob plays 1-2 left: count 15, scores 15")
         assert page.text("dispute-count") == (
-            "left 2 (Smartt §7.1) + right 1 (Smartt §7.1) + Sniff 6-6 (both short ends uncovered: 12) (Smartt §6) = 15"
+            "left 2 [Smartt §7.1] + right 1 [Smartt §7.1] + Sniff 6-6 (both short ends uncovered: 12) [Smartt §6] = 15"
         )
         assert page.text("dispute-call") == "Called right: 15 scored."
         assert page.text("dispute-ruling") == "Hand 1: Ann went out, and Ann takes 15; Ann 15, Bob 15."

@@ -5,6 +5,7 @@ from __future__ import annotations
 import flet as ft
 import pytest
 
+from scorepad.access import Caller
 from scorepad.store import Store
 
 from .app_hands import GO_OUT_HAND
@@ -447,3 +448,19 @@ def _is_picker_row(row: ft.Row) -> bool:
         isinstance(c, ft.MergeSemantics) and str(getattr(c.content, "identifier", "")).startswith("tile-")
         for c in row.controls
     )
+
+
+async def test_before_the_first_hand_the_screen_says_nothing_of_a_picker_or_a_boneyard(store: Store) -> None:
+    # A match with no hand yet (a tournament table's, or one whose first hand was undone): the setter
+    # is chosen first; no picker is up, so the layout does not send the scorer to it, the details
+    # line has no boneyard to put a separator after, and the button starts hand 1, not a "next" one.
+    match_id = store.create_match(players=["Ann", "Bob"], caller=Caller.local())
+    wired = await Wired(store, route=f"/match/{match_id}", width=360, height=640).open()
+    try:
+        assert not wired.exists("picker")
+        words = [str(c.value) for c in wired.all() if isinstance(c, ft.Text)]
+        assert "No tiles yet." in words and not any("picker" in w for w in words), words
+        assert wired.text("boneyard") == "open ends: none (no set yet)"
+        assert wired.find("next-hand").content.content == "Start hand 1"
+    finally:
+        wired.close()

@@ -171,7 +171,8 @@ class Dispute:
         shown = _replayed(match, hand, self.step)
         layout = shown.layout
         parts = tuple(CountPart(label, points, _section(rules, label)) for label, points in layout.breakdown())
-        words = " + ".join(f"{p.label}{f' ({p.section})' if p.section else ''}" for p in parts)
+        # The section in square brackets: a Sniff's part already ends in its own parentheses.
+        words = " + ".join(f"{p.label}{f' [{p.section}]' if p.section else ''}" for p in parts)
         count_words = f"{words} = {layout.board_count}" if parts else "no tiles yet = 0"
         total = len(hand.events)
         notes: list[str] = []

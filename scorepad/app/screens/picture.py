@@ -165,15 +165,18 @@ def _rows(picture: Picture, ends: dict[str, OpenEnd], taps: Taps) -> list[ft.Con
     return body
 
 
-def layout_picture(picture: Picture, taps: Taps | None = None, *, room: int = 340) -> ft.Container:
+def layout_picture(
+    picture: Picture, taps: Taps | None = None, *, room: int = 340, empty: str = "No tiles yet."
+) -> ft.Container:
     """Draw the layout in ``room`` pixels of width: a cross while the line fits, else wrapped rows.
 
-    ``taps`` maps the ends a pending tile fits to the tap that lays it there.
+    ``taps`` maps the ends a pending tile fits to the tap that lays it there; ``empty`` is
+    said while no tile is on the table.
     """
     ends = {end.at: end for end in picture.open_ends}
     taps = taps or {}
     if not picture.line:
-        body: list[ft.Control] = [ft.Text("No tiles yet: tap the set in the picker.", italic=True)]
+        body: list[ft.Control] = [ft.Text(empty, italic=True)]
     else:
         centre = _sniff_centre(picture, ends)
         fits = _line_width(picture, ends) <= room

@@ -562,7 +562,8 @@ def hand_over_panel(table: Table, act: Act, shown: ft.Control | None = None) -> 
         rows.append(
             button(
                 "next-hand",
-                "Next hand",
+                # No hand yet (or the first one undone): this button starts the first.
+                "Next hand" if table.hand is not None else "Start hand 1",
                 _entry(table, act, table.next_hand),
                 kind="filled",
                 icon=ft.Icons.ARROW_FORWARD,
@@ -583,7 +584,12 @@ def details(table: Table, act: Act, *, layout: str = "phone") -> ft.Control:
     rows: list[ft.Control] = [
         heading(table.title()),
         note(board.sniff_stage, identifier="sniff-stage", size=14),
-        note(f"{table.boneyard_words()} · open ends: {board.open_ends}", identifier="boneyard", size=14),
+        # Before the first hand there is no boneyard to tell of: the open ends alone, no separator first.
+        note(
+            " · ".join(w for w in (table.boneyard_words(), f"open ends: {board.open_ends}") if w),
+            identifier="boneyard",
+            size=14,
+        ),
         kept_parts(table, act).part("details-buttons", switches, lambda: _details_buttons(table, act)),
         *(note(hint, identifier=f"hint-{i}", size=14) for i, hint in enumerate(table.hints())),
     ]
@@ -721,9 +727,14 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
         # The hand is over: Next hand (or Next game) before the call that may still be changed.
         after_picker, later = [], [over, call, actions, *panels]
     taps = {at: _entry(table, act, table.choose_end, at) for at in table.end_choices()}
+    # Only once the picker is up is there a set to tap (before the hand starts, its setter is chosen).
+    empty = "No tiles yet: tap the set in the picker." if picking else "No tiles yet."
     picture = keyed(
         _safe(
-            lambda: layout_picture(table.picture(), taps, room=int(room if not wide else width * 5 / 11 - 24)), table
+            lambda: layout_picture(
+                table.picture(), taps, room=int(room if not wide else width * 5 / 11 - 24), empty=empty
+            ),
+            table,
         ),
         "picture",
     )
