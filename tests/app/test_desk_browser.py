@@ -160,7 +160,7 @@ def test_the_desk_runs_a_round_by_tapping(
     menu(director, "table-menu-1", "correct-1")
     director.fill("correct-reason", "a tile misread")
     tap_until(director, "correct", lambda t: director.wait_contains("message", "Table 1 corrected", timeout=t))
-    director.wait_contains("audit", "correct table 1 - a tile misread")
+    director.wait_contains("audit", "(reason: a tile misread)")
 
     # A forfeit at table 2, from its menu, and taken back.
     players = director.text("table-2")

@@ -210,7 +210,7 @@ def test_the_opposing_side_confirms_and_the_director_corrects(store: Store, even
     desk.load()
     assert not desk.correct(1, "  "), "a correction without a reason"
     assert desk.correct(1, "misread tile"), desk.message
-    assert any("correct table 1 - misread tile" in line for line in desk.audit_lines())
+    assert any("at table 1" in line and line.endswith("(reason: misread tile)") for line in desk.audit_lines())
     hall.load()
     assert hall.standing_lines() != before
     assert "provisional" in hall.tables()[0].state or hall.tables()[0].state.startswith("1 played, 0 finished")
@@ -548,7 +548,7 @@ def test_a_table_device_cannot_forfeit_and_the_directors_forfeit_closes_the_tabl
     assert desk.message is not None and "reason" in desk.message
     assert desk.forfeit(1, loser, "did not turn up"), desk.message
     assert desk.tables()[0].state == f"forfeited by {loser} (did not turn up)"
-    assert any("forfeit table 1 - did not turn up" in a for a in desk.audit_lines())
+    assert any("gave a forfeit at table 1" in a and a.endswith("(reason: did not turn up)") for a in desk.audit_lines())
     assert "    game points 2 = R1 2 (forfeit win)" in desk.working()
     # The table's phone can no longer write to its match.
     with pytest.raises(StoreError, match="forfeited"):
@@ -673,7 +673,9 @@ def test_the_desk_withdraws_forbids_and_repairs_by_hand_with_new_codes(store: St
     assert list(desk.codes) == [1] and desk.codes[1] != codes[1]
     assert not TableDevice(service, event_id).join(codes[1])
     assert TableDevice(service, event_id).join(desk.codes[1])
-    assert any("repair - Bob and Dee came late" in line for line in desk.audit_lines())
+    assert any(
+        "re-paired round" in line and line.endswith("(reason: Bob and Dee came late)") for line in desk.audit_lines()
+    )
     assert desk.withdraw("Dee"), desk.message
     assert desk.message == "Dee withdrawn: not paired from round 2 on; their results stay."
     assert not desk.withdraw("4") and desk.message == "Dee has already withdrawn (from round 2)."
@@ -705,7 +707,9 @@ def test_the_desk_takes_back_a_forfeit_and_reopens_the_round(store: Store, event
         "Round 1 reopened: its table codes work again; lock it again before pairing the next round."
     )
     assert not desk.title().endswith("locked")
-    assert any("reopen - table 1 misread a tile" in line for line in desk.audit_lines())
+    assert any(
+        "reopened round" in line and line.endswith("(reason: table 1 misread a tile)") for line in desk.audit_lines()
+    )
     device.guarded(store).undo(device.match_id, caller=table.caller)
     table.refresh()
     assert not table.state.hands[0].finished
@@ -737,7 +741,10 @@ def test_the_desk_settles_a_hand_again_and_the_table_confirms_it_again(store: St
         f"Hand 1 at table 1 is settled again: {first} {old[0] + 5}, {second} {old[1]}"
         f" (it was {first} {old[0]}, {second} {old[1]}); the hand counts once confirmed again."
     )
-    assert any("resettle table 1 - the 2-2 was a 3-3" in line for line in desk.audit_lines())
+    assert any(
+        "settled hand 1 at table 1 again" in line and line.endswith("(reason: the 2-2 was a 3-3)")
+        for line in desk.audit_lines()
+    )
     # The hand changed: it waits for the opposing side's confirmation again, on the table's phone too.
     assert desk.tables()[0].provisional
     table.refresh()

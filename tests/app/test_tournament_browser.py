@@ -294,7 +294,7 @@ def test_a_small_event_from_creation_to_round_two(served: AppServer, pages: Page
     director.fill("correct-reason", "remaining pips misread")
     director.tap("correct")
     director.wait_contains("message", "Table 1 corrected")
-    director.wait_contains("audit", "correct table 1 - remaining pips misread")
+    director.wait_contains("audit", "(reason: remaining pips misread)")
     after = director.text("standings")
     assert after != before
     table.wait_for("settle", timeout=20)  # the phone follows: the hand waits for its settlement again
@@ -417,7 +417,7 @@ def test_the_director_gives_a_forfeit_from_the_page(served: AppServer, pages: Pa
     director.fill("forfeit-reason", "did not turn up")
     tap_until(director, "forfeit", lambda t: director.wait_contains("message", "Table 2 forfeited", timeout=t))
     director.wait_contains("table-2", f"forfeited by {absent.group(1)} (did not turn up)")
-    director.wait_contains("audit", "forfeit table 2 - did not turn up")
+    director.wait_contains("audit", "gave a forfeit at table 2")
     director.wait_contains("standings", "R1 2 (forfeit win)")
 
 
@@ -466,7 +466,7 @@ def test_the_director_withdraws_forbids_and_repairs_by_hand_from_the_page(served
     director.wait_contains("message", "(Cy and Dee swap seats)")
     new = re.search(r"code (1-[A-Z0-9]+)", director.text("table-code-1"))
     assert new is not None and new.group(1) != old.group(1), "the page shows the table's new code"
-    director.wait_contains("audit", "repair - Cy's lift")
+    director.wait_contains("audit", "(reason: Cy's lift)")
     shoot(director, "tournament-director-by-hand.png")
 
 
@@ -492,7 +492,7 @@ def test_the_director_settles_a_hand_again_from_the_page(served: AppServer, page
     tap_until(director, "resettle", lambda t: director.wait_contains("message", "keeps its settlement", timeout=t))
     director.fill("resettle-seat-1", "14")
     tap_until(director, "resettle", lambda t: director.wait_contains("message", "is settled again", timeout=t))
-    director.wait_contains("audit", "resettle table 1 - the 2-2 was a 3-3")
+    director.wait_contains("audit", "settled hand 1 at table 1 again")
 
 
 # -- the hall's live scores, and a fresh delayed spectator (issue 18 §5, §10) ----------------------

@@ -39,6 +39,7 @@ from scorepad.app.models.tournament import (
 from scorepad.rules import SniffError
 from scorepad.store import StoreError
 from scorepad.tournament import TournamentService
+from scorepad.tournament.audit import audit_entries
 from scorepad.tournament.cards import reissue_codes, table_cards
 from scorepad.tournament.errors import TournamentError
 
@@ -258,14 +259,8 @@ class Desk(Board):
         return out
 
     def audit_lines(self) -> list[str]:
-        """The event's audit, newest first: who, what, why."""
-        out = []
-        for line in reversed(self.audit):
-            detail = line.detail
-            why = f" - {detail['reason']}" if detail.get("reason") else ""
-            where = f" table {detail['table']}" if "table" in detail else ""
-            out.append(f"{line.at[:19]} {line.actor}: {line.action}{where}{why}")
-        return out
+        """The event's audit, newest first, in the words of its audit page and ``scorepad tournament audit``."""
+        return [entry.sentence for entry in audit_entries(self.audit, newest_first=True)]
 
     # -- the menus and the forms -------------------------------------------------------
 

@@ -88,7 +88,7 @@ def DeskScreen(
         _grid([_entrant(desk, e, tap) for e in desk.desk_entrants()], narrow, wide=3),
         heading("Standings, with the working", size=16),
         note("\n".join(desk.working()) or "no results yet", identifier="standings", size=13),
-        heading("Audit (newest first)", size=16),
+        heading("Audit (newest first, times UTC)", size=16),
         note("\n".join(desk.audit_lines()[:30]), identifier="audit", size=12),
     ]
     return _page(top, desk, body)
