@@ -258,6 +258,7 @@ def option_controls(
             "muggins",
             ft.Switch(
                 label="Muggins",
+                height=TOUCH,
                 value=form.muggins,
                 on_change=lambda e: act(setattr, form, "muggins", bool(e.control.value))(),
             ),
@@ -266,6 +267,7 @@ def option_controls(
             "double-nine",
             ft.Switch(
                 label="Double-nine set",
+                height=TOUCH,
                 value=form.double_nine,
                 on_change=lambda e: act(setattr, form, "double_nine", bool(e.control.value))(),
             ),
@@ -279,6 +281,7 @@ def option_controls(
                 "partners",
                 ft.Switch(
                     label=f"Partners ({seated[0]} & {seated[2]} against {seated[1]} & {seated[3]})",
+                    height=TOUCH,
                     value=partners,
                     on_change=lambda e: act(setattr, form, "partners", bool(e.control.value))(),
                 ),
@@ -332,7 +335,7 @@ def history_screen(pad: ScorePad, act: Act, header: ft.Control) -> ft.Control:
                 hint_text=hint,
                 value=getattr(filters, name),
                 width=width,
-                dense=True,
+                # Not dense: a dense field is 40 px high, under the 48 px a finger needs.
                 on_change=lambda e: act(book.set_filter, name, e.control.value or "")(),
             ),
         )

@@ -289,10 +289,11 @@ def _app(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live
 
 
 def _icon_button(identifier: str, icon: Any, label: str, on_tap: Callable[[], None]) -> ft.Control:
+    # The tooltip is the button's name for a screen reader too: a label of its own beside it
+    # would be read out twice ("Dark theme Dark theme").
     return tappable(
         identifier,
         ft.IconButton(icon=icon, tooltip=label, on_click=lambda _e: on_tap(), width=48, height=48),
-        label=label,
     )
 
 
