@@ -136,7 +136,8 @@ def test_a_minus_50_match_from_new_match_to_its_settlement_line(phone: TablePage
         lay(phone, tile, at)
     phone.wait_contains("renege-pending", "50 off Bob")  # still pending at the hand's last tile
     phone.fill("remaining-1", "8")
-    phone.tap("settle")
+    # The keyboard's Done (Enter here) in the last figure settles: on a phone the keyboard covers Settle.
+    phone.page.keyboard.press("Enter")
     phone.wait_contains("hand-result", "Ann scores 10 (Smartt §9.1).")
     phone.wait_contains("hand-result", "Renege by Bob: 50 off Bob, 10 − 50 = -40 (Smartt §11.1).")
     phone.wait_contains("hand-result", "Scores: Ann 50, Bob -40.")

@@ -152,6 +152,21 @@ async def test_going_out_settles_through_the_pip_field(store: Store) -> None:
     wired.close()
 
 
+async def test_the_keyboards_done_settles_once_every_figure_is_in(store: Store) -> None:
+    # On a phone the keyboard covers Settle: Done in the last pips field settles in its place.
+    wired = await open_table(store)
+    for tile, at in GO_OUT_HAND:
+        await lay(wired, tile, at)
+    await wired.type("remaining-1", "")
+    await wired.submit("remaining-1")  # a figure still missing: nothing happens
+    assert wired.exists("settle") and not wired.exists("hand-result")
+    await wired.type("remaining-1", "8")
+    await wired.submit("remaining-1")
+    assert "8 rounds to 10" in wired.text("hand-result")
+    assert wired.text("score-0") == "50"
+    wired.close()
+
+
 async def test_remaining_tiles_can_be_tapped_instead_of_typed(store: Store) -> None:
     wired = await open_table(store)
     for tile, at in GO_OUT_HAND:

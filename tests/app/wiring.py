@@ -156,6 +156,14 @@ class Wired:
         await self.session.dispatch_event(inner._i, "change", value)
         await self.settle()
 
+    async def submit(self, identifier: str) -> None:
+        """Press the keyboard's Done key in the text field behind an identifier, as the client does."""
+        inner = self.find(identifier).content
+        assert isinstance(inner, ft.TextField), (identifier, inner)
+        assert self.session is not None
+        await self.session.dispatch_event(inner._i, "submit", inner.value)
+        await self.settle()
+
     def close(self) -> None:
         """Close the page as its end would: it stops following its match, and the executor is released.
 

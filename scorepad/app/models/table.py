@@ -720,6 +720,15 @@ class Table:
         """Tiles tapped from now on are listed as seat ``seat``'s remaining tiles (None: stop)."""
         self.settle_seat = seat
 
+    def submit_remaining(self) -> None:
+        """A pips field's Done key: settle the hand once every remainder is in; before that, nothing.
+
+        On a phone the keyboard covers Settle; the last figure's Done settles in its place, and a
+        Done on an earlier field (a figure still missing) leaves the form as it is.
+        """
+        if self.remaining_entry() is not None:
+            self.settle()
+
     def settle(self) -> None:
         """Settle the hand with the remainders entered."""
         self.message = None

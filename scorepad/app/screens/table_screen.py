@@ -482,6 +482,7 @@ def settle_panel(table: Table, act: Act, shown: ft.Control | None = None) -> ft.
                 text_size=16,
                 border=ft.OutlineInputBorder(side=ft.BorderSide(2, ft.Colors.ERROR)) if problem else None,
                 on_change=lambda e, s=seat.seat: act(table.set_remaining_text, s, e.control.value or "")(),
+                on_submit=lambda _e: _entry(table, act, table.submit_remaining)(),
                 disabled=bool(listed),
             ),
         )
