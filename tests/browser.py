@@ -30,6 +30,8 @@ CHROMIUM_ARGS = [
     "--disable-features=AutofillServerCommunication",
 ]
 PHONE = {"width": 412, "height": 900}
+# What stays at the bottom while the rest scrolls above it: the new match form's summary and Start.
+FOOTER_IDS = frozenset({"rules-summary", "start-match"})
 DESKTOP = {"width": 1280, "height": 800}
 # The table screen's sticky header: what stays on top while the rest scrolls under it.
 HEADER_IDS = frozenset(
@@ -229,13 +231,15 @@ class TablePage:
                 box = locator.bounding_box()
                 continue
             limit = self._header_bottom(identifier)
+            floor = self._footer_top(identifier, view["height"])
             top, bottom = box["y"], box["y"] + box["height"]
             # A control cut by the window's bottom edge has its box cut there too (the accessibility
-            # tree clips to what is seen): one that ends on the edge is scrolled further in.
-            if top >= limit and bottom < view["height"] - 0.5:
+            # tree clips to what is seen): one that ends on the edge is scrolled further in. One
+            # under a part fixed at the bottom (the new match form's Start) is covered by it.
+            if top >= limit and bottom < floor - 0.5:
                 return box
-            delta = (top - view["height"] / 3) if top > limit else (top - limit - 24)
-            self.page.mouse.move(view["width"] / 2, (limit + view["height"]) / 2)
+            delta = (top - floor / 3) if top > limit else (top - limit - 24)
+            self.page.mouse.move(view["width"] / 2, (limit + floor) / 2)
             self.page.mouse.wheel(0, delta)
             # Wait for the picture to move (progress), not for a fixed time; at the end of the
             # scroll range nothing moves, and the next round tries the other way.
@@ -254,6 +258,19 @@ class TablePage:
                 # Above the header's bottom and it does not scroll: it is part of the fixed top.
                 return box
         raise RuntimeError(f"could not scroll {identifier} into view (box {box})")
+
+    def _footer_top(self, identifier: str, height: float) -> float:
+        """Where a part fixed at the bottom of the screen begins (``height`` if none, or for its own controls)."""
+        if identifier in FOOTER_IDS or not self.page.locator(sel("start-match")).count():
+            return height  # only the new match form has one (the new event form's summary scrolls)
+        top = height
+        for part in FOOTER_IDS:
+            found = self.page.locator(sel(part))
+            if found.count():
+                box = found.first.bounding_box()
+                if box is not None:
+                    top = min(top, box["y"])
+        return top
 
     def _header_bottom(self, identifier: str) -> float:
         """Where the table screen's sticky header ends (0 off the table screen, or for a control in it)."""

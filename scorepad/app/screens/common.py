@@ -16,6 +16,7 @@ from scorepad.app.models.faces import face_src
 
 TOUCH = 48
 COMPACT_PAD = 4  # a compact button's side padding: "Drew 2+" wrapped with 6 on a phone held sideways
+SNUG_PAD = 12  # a snug button's: its words clear of its outline, three to a row in the narrowest column
 Handler = Callable[[], None]
 C = TypeVar("C", bound=ft.Control)
 
@@ -73,14 +74,15 @@ def button(
     tooltip: str | None = None,
     width: float | None = None,
     compact: bool = False,
+    snug: bool = False,
     expand: bool | None = None,
     frame: int | None = None,
 ) -> ft.Control:
     """A labelled button at least 48 px high, identified by ``identifier``.
 
     ``compact`` trims the side padding so a row of five fits a phone; a compact
-    button fills its share of the row unless ``expand`` is False. ``frame``:
-    see ``tappable``.
+    button fills its share of the row unless ``expand`` is False. ``snug`` trims
+    it less (a row of three). ``frame``: see ``tappable``.
     """
     make = {
         "filled": ft.FilledButton,
@@ -96,7 +98,9 @@ def button(
         height=TOUCH,
         width=width,
         tooltip=tooltip,
-        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=COMPACT_PAD)) if compact else None,
+        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=COMPACT_PAD if compact else SNUG_PAD))
+        if compact or snug
+        else None,
         expand=compact if expand is None else expand,
     )
     return tappable(identifier, control, frame=frame)

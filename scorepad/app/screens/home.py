@@ -189,7 +189,7 @@ def new_match_screen(
         ]
     )
     options = option_controls(form, act, on_target)
-    return ft.Column(
+    form_parts = ft.Column(
         [
             header,
             card(heading("Rules"), rules_row),
@@ -199,7 +199,9 @@ def new_match_screen(
                 ident(
                     "match-label",
                     ft.TextField(
-                        label="Table name or number (optional)",
+                        # A short label and the rest as help under the field: a long label wraps onto the border.
+                        label="Table name or number",
+                        helper="Optional",
                         value=form.label,
                         width=260,
                         max_length=40,
@@ -214,13 +216,24 @@ def new_match_screen(
                 *draw_helper(pad, act),
             ),
             card(heading("Options"), wrap_row(options)),
+        ],
+        spacing=12,
+        scroll=ft.ScrollMode.AUTO,
+        expand=True,
+    )
+    # The form (its header too) scrolls above Start, which stays at the thumb: the defaults start
+    # at once, without scrolling past every option first (two screens of them on a phone).
+    return ft.Column(
+        [
+            form_parts,
             note(form.describe(), identifier="rules-summary", size=13),
             # Start's refusal (two players alike, say) right above Start, where the thumb is: at the
             # top of a long form it was off screen and the tap seemed to do nothing (issue 19).
             message_bar(pad.message) or ft.Container(),
             button("start-match", "Start", act(pad.start_match), icon=ft.Icons.PLAY_ARROW, kind="filled"),
         ],
-        spacing=12,
+        spacing=8,
+        expand=True,
     )
 
 
@@ -246,7 +259,8 @@ def option_controls(
         ident(
             "target",
             ft.TextField(
-                label=f"Target (blank: the book's, {form.book_target()})",
+                label="Target",
+                helper=f"Blank: the book's, {form.book_target()}",
                 value=form.target,
                 width=230,
                 keyboard_type=ft.KeyboardType.NUMBER,
@@ -306,7 +320,6 @@ def renege_control(form: NewMatchForm, act: Act) -> ft.Control:
                 choice.label,
                 act(setattr, form, "renege", choice.value),
                 kind="filled" if choice.value == chosen else "outlined",
-                compact=True,
                 expand=False,
             )
         )

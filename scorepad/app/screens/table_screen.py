@@ -262,7 +262,7 @@ def call_row(table: Table, act: Act) -> ft.Control | None:
                     label,
                     _entry(table, act, table.call, call),
                     kind="filled" if quick[call][1] else "outlined",
-                    compact=True,
+                    snug=True,
                     expand=False,
                     frame=table.revision,
                 )

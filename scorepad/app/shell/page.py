@@ -274,8 +274,12 @@ def _app(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live
         body = history_screen(pad, act, header)
     else:
         body = home_screen(pad, act, header, new_event=bump.get("new_event"))
-    if (pad.screen == TABLE and pad.table is not None) or (pad.screen == DISPUTE and pad.dispute is not None):
-        # The table and the dispute scroll inside themselves between parts that stay put.
+    if (
+        (pad.screen == TABLE and pad.table is not None)
+        or (pad.screen == DISPUTE and pad.dispute is not None)
+        or pad.screen == NEW
+    ):
+        # The table, the dispute and the new match form scroll inside themselves between parts that stay put.
         framed = ft.Container(content=body, padding=ft.Padding.symmetric(horizontal=PAGE_PAD, vertical=4), expand=True)
         return ft.SafeArea(content=framed, expand=True)
     return ft.SafeArea(
