@@ -23,6 +23,19 @@ from .wiring import Wired
 pytestmark = pytest.mark.asyncio
 
 
+async def open_hall(store: Store, event_id: int) -> Wired:
+    """The event's hall page at 1920x1080, in this process."""
+    return await Wired(store, route=f"/event/{event_id}/hall", width=1920, height=1080).open()
+
+
+async def table_two_starts(made: Any, store: Store, hall: Wired) -> None:
+    """Table 2's phone starts its hand (``made``: the ``event`` fixture); the hall shows it in play."""
+    service, event_id, _desk, codes = made
+    _device, second = device_on(service, event_id, codes[2], store)
+    second.store.start_hand(second.match_id, 0, caller=second.caller)
+    await wait_for(lambda: "in play" in hall.text("hall-hand-2"), "the hall showed table 2's entry")
+
+
 async def test_a_confirmed_hand_reaches_the_hall_without_waiting_out_the_gap(
     store: Store,
     event: Any,  # noqa: F811 (the fixture imported above)
@@ -32,13 +45,11 @@ async def test_a_confirmed_hand_reaches_the_hall_without_waiting_out_the_gap(
     service, event_id, _desk, codes = event
     device, table = device_on(service, event_id, codes[1], store)
     play_hand(table, first_game_hand())
-    hall = await Wired(store, route=f"/event/{event_id}/hall", width=1920, height=1080).open()
+    hall = await open_hall(store, event_id)
     try:
         assert hall.text("hall-provisional") == "1 table provisional"
         # Table 2 starts its hand: an entry, read after the burst settles; the next reading waits the gap.
-        _other, second = device_on(service, event_id, codes[2], store)
-        second.store.start_hand(second.match_id, 0, caller=second.caller)
-        await wait_for(lambda: "in play" in hall.text("hall-hand-2"), "the hall showed table 2's entry")
+        await table_two_starts(event, store, hall)
         # Table 1's hand is confirmed by the opposing side: the hall shows it within seconds, not the gap.
         assert device.confirm(table.state, 1), device.message
         await wait_for(lambda: hall.text("hall-provisional") == "0 tables provisional", "the confirmation shown")
@@ -63,16 +74,13 @@ async def test_the_hall_follows_again_after_its_connection_came_back(
 
     monkeypatch.setattr(Hall, "rotate", counted)
     monkeypatch.setattr(Hall, "page", lambda _hall: "tables")  # the tables' page stays up as the rotation turns
-    service, event_id, _desk, codes = event
-    hall = await Wired(store, route=f"/event/{event_id}/hall", width=1920, height=1080).open()
+    hall = await open_hall(store, event[1])
     try:
         assert hall.session is not None
         await hall.session.disconnect(30)
         away = len(rotations)
         await wait_for(lambda: len(rotations) > away + 1, "the rotation came round while the page was away")
         await hall.session.connect(hall.connection)
-        _other, second = device_on(service, event_id, codes[2], store)
-        second.store.start_hand(second.match_id, 0, caller=second.caller)
-        await wait_for(lambda: "in play" in hall.text("hall-hand-2"), "the hall showed table 2's entry")
+        await table_two_starts(event, store, hall)
     finally:
         hall.close()
