@@ -108,6 +108,12 @@ def lay(page: TablePage, tile: str) -> None:
     tap_until(page, name, played)
 
 
+def assert_touch_target(page: TablePage, identifier: str) -> None:
+    """The control is at least 48 px each way."""
+    box = page.scroll_into_view(identifier)
+    assert box["width"] >= 48 and box["height"] >= 48, (identifier, box)
+
+
 def play_a_hand(table: TablePage, code: str) -> None:
     """A table's phone joins with ``code``; seat 0 sets, the first hand is played out and settled (8 rounds to 10).
 
@@ -264,6 +270,12 @@ def test_a_small_event_from_creation_to_round_two(served: AppServer, pages: Page
     watcher.wait_contains("watch-title", "(1 s behind)")
 
     table = pages.open("table", app.url, f"{base}/table", ready="table-code", viewport=PHONE)
+    # A table's phone has the theme switch too (a dim room): dark and back, named as it goes.
+    assert_touch_target(table, "theme")
+    table.tap("theme")
+    table.wait_text("theme", "Light theme")
+    table.tap("theme")
+    table.wait_text("theme", "Dark theme")
     table.fill("table-code", "1-WRONG1")
     table.tap("join")
     table.wait_for("message")
@@ -309,6 +321,12 @@ def test_a_small_event_from_creation_to_round_two(served: AppServer, pages: Page
     # The director's page of another browser asks for the password, and refuses a wrong one.
     again = pages.open("again", app.url, f"{base}/director", ready="password", viewport=DIRECTOR)
     again.fill("password", "not it")
+    # The password can be shown with a named 48 px button; what was typed stays in the field.
+    assert_touch_target(again, "password-show")
+    again.wait_text("password-show", "Show the password")
+    again.tap("password-show")
+    again.wait_text("password-show", "Hide the password")
+    assert again.page.locator(f"{sel('password')} input").first.input_value() == "not it"
     again.tap("sign-in")
     again.wait_contains("message", "password")
     again.fill("password", PASSWORD)

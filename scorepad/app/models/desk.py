@@ -249,14 +249,10 @@ class Desk(Board):
             return []
         return [t.number for t in self.round.tables if not t.bye and t.number not in self.codes]
 
-    def working(self) -> list[str]:
-        """Each standing's working, under its line."""
+    def working(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Each standing's line with the lines of its working."""
         points = bool(self.info.get("game_points"))
-        out = []
-        for s in self.standings:
-            out.append(standing_words(s, points))
-            out.extend(f"    {w}" for w in s.working)
-        return out
+        return [(standing_words(s, points), tuple(s.working)) for s in self.standings]
 
     def audit_lines(self) -> list[str]:
         """The event's audit, newest first, in the words of its audit page and ``scorepad tournament audit``."""

@@ -73,9 +73,14 @@ def _row(index: int, row: AuditRow) -> ft.Control:
     return ident(f"audit-line-{index}", card(*parts, spacing=4), label=row.sentence)
 
 
-def audit_link(identifier: str, text: str, route: str) -> ft.Control:
-    """A link to an audit page, opened in a new tab (the page it is on keeps its place, a phone its table)."""
-    return tappable(
-        identifier,
-        ft.TextButton(content=text, icon=ft.Icons.HISTORY, url=ft.Url(route, target=ft.UrlTarget.BLANK), height=TOUCH),
-    )
+def audit_link(identifier: str, text: str, route: str, *, icon_only: bool = False) -> ft.Control:
+    """A link to an audit page, opened in a new tab (the page it is on keeps its place, a phone its table).
+
+    ``icon_only``: the icon alone, named by ``text`` (its tooltip), for a phone's crowded header.
+    """
+    url = ft.Url(route, target=ft.UrlTarget.BLANK)
+    if icon_only:
+        return tappable(
+            identifier, ft.IconButton(icon=ft.Icons.HISTORY, tooltip=text, url=url, width=TOUCH, height=TOUCH)
+        )
+    return tappable(identifier, ft.TextButton(content=text, icon=ft.Icons.HISTORY, url=url, height=TOUCH))

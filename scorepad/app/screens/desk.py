@@ -22,7 +22,17 @@ from scorepad.app.models.audit import audit_route
 from scorepad.app.models.desk import ENTRANT_ACTS, NEEDS_REASON, TABLE_ACTS, Desk, DeskEntrant, DeskTable, Pending
 from scorepad.app.models.links import qr_png
 from scorepad.app.screens.audit import audit_link
-from scorepad.app.screens.common import TOUCH, button, heading, ident, note, tappable, wrap_row
+from scorepad.app.screens.common import (
+    TOUCH,
+    PasswordField,
+    button,
+    heading,
+    ident,
+    note,
+    tappable,
+    with_theme,
+    wrap_row,
+)
 from scorepad.app.screens.join_panel import QR_SIZE
 
 Tap = Callable[[Callable[[], Any]], Callable[[], None]]
@@ -87,11 +97,20 @@ def DeskScreen(
         _register(desk, tap, typed),
         _grid([_entrant(desk, e, tap) for e in desk.desk_entrants()], narrow, wide=3),
         heading("Standings, with the working", size=16),
-        note("\n".join(desk.working()) or "no results yet", identifier="standings", size=13),
+        _standings(desk),
         heading("Audit (newest first, times UTC)", size=16),
         note("\n".join(desk.audit_lines()[:30]), identifier="audit", size=12),
     ]
     return _page(top, desk, body)
+
+
+def _standings(desk: Desk) -> ft.Control:
+    """Each standing, its working indented under it (a wrapped line of the working keeps the indent)."""
+    rows: list[ft.Control] = []
+    for line, working in desk.working():
+        rows.append(ft.Text(line, size=13))
+        rows += [ft.Container(content=ft.Text(w, size=13), padding=ft.Padding.only(left=24)) for w in working]
+    return ident("standings", ft.Column(rows or [ft.Text("no results yet", size=13)], spacing=2, tight=True))
 
 
 def _empty() -> dict[str, str]:
@@ -102,7 +121,7 @@ def _page(top: list[ft.Control], desk: Desk, body: list[ft.Control]) -> ft.Contr
     """The title and the last sentence stay on top (seen after any tap); the rest scrolls."""
     message = note(desk.message, identifier="message", size=15, color=ft.Colors.PRIMARY) if desk.message else None
     header = ft.Container(
-        content=ft.Column([*top, *([message] if message else [])], spacing=4, tight=True),
+        content=ft.Column([with_theme(top[0]), *top[1:], *([message] if message else [])], spacing=4, tight=True),
         padding=ft.Padding.only(left=12, right=12, top=8, bottom=8),
         bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
     )
@@ -135,15 +154,13 @@ def _grid(cards: list[ft.Control], narrow: bool, *, wide: int = 3) -> ft.Control
     )
 
 
-def _field(key: str, label: str, value: str, changed: Callable[[str], None], *, password: bool = False) -> ft.Control:
+def _field(key: str, label: str, value: str, changed: Callable[[str], None]) -> ft.Control:
     """A labelled text field that keeps what is typed without a redraw (a redraw would take the focus)."""
     return ident(
         key,
         ft.TextField(
             label=label,
             value=value,
-            password=password,
-            can_reveal_password=password,
             dense=False,
             on_change=lambda e: changed(e.control.value or ""),
         ),
@@ -156,7 +173,7 @@ def _sign_in(desk: Desk, tap: Tap, typed: dict[str, str]) -> list[ft.Control]:
             typed["password"] = ""
 
     return [
-        _field("password", "Director's password", "", lambda v: typed.__setitem__("password", v), password=True),
+        PasswordField("password", "Director's password", "", lambda v: typed.__setitem__("password", v)),
         button("sign-in", "Sign in", tap(sign_in), kind="filled", expand=False),
     ]
 

@@ -17,7 +17,7 @@ import flet as ft
 from scorepad.app.models.audit import audit_route
 from scorepad.app.models.tournament import Hall, HallTable
 from scorepad.app.screens.audit import audit_link
-from scorepad.app.screens.common import TOUCH, ident, note, tappable
+from scorepad.app.screens.common import TOUCH, ThemeButton, ident, note, tappable, with_theme
 from scorepad.rules.wording import count_words
 
 # Rows of names in one column before the next column begins.
@@ -127,11 +127,14 @@ def HallScreen(
     if size.narrow:
         # The title on a line of its own, the tabs wrapping under it: a row holding all three
         # would leave the title no room at all.
-        head: list[ft.Control] = [title, ft.Row([tabs, audit], wrap=True, spacing=8, run_spacing=4)]
+        head: list[ft.Control] = [
+            with_theme(title),
+            ft.Row([tabs, audit], wrap=True, spacing=8, run_spacing=4),
+        ]
     else:
         head = [
             ft.Row(
-                [ft.Container(content=title, expand=True), tabs, audit],
+                [ft.Container(content=title, expand=True), tabs, audit, ThemeButton()],
                 vertical_alignment=ft.CrossAxisAlignment.CENTER,
             )
         ]

@@ -16,7 +16,7 @@ from typing import Any
 import flet as ft
 
 from scorepad.app.models.tournament import Creation, kind_words, pairing_words
-from scorepad.app.screens.common import button, framed, heading, ident, message_line, note, wrap_row
+from scorepad.app.screens.common import PasswordField, button, framed, heading, ident, message_line, note, wrap_row
 from scorepad.app.screens.home import Act, option_controls, preset_buttons
 
 
@@ -60,17 +60,15 @@ def NewEventScreen(
             note(c.pairing_help(), size=13),
             _text(c, "bye_points", "Bye points (blank: the usual)", width=260, number=True),
             heading(c.password_words()),
-            _text(c, "password", "Password", password=True),
-            _text(c, "again", "The password again", password=True),
+            PasswordField("password", "Password", c.form.password, lambda v: c.enter("password", v), width=300),
+            PasswordField("again", "The password again", c.form.again, lambda v: c.enter("again", v), width=300),
             button("create-event", "Create the event", create, kind="filled", expand=False),
             message_line(c.message, "create-message"),
         ]
     )
 
 
-def _text(
-    creation: Creation, key: str, label: str, *, width: int = 300, password: bool = False, number: bool = False
-) -> ft.Control:
+def _text(creation: Creation, key: str, label: str, *, width: int = 300, number: bool = False) -> ft.Control:
     """A labelled field of the form: what is typed goes to the view-model at once, with no redraw."""
 
     def changed(e: Any) -> None:
@@ -82,8 +80,6 @@ def _text(
             label=label,
             value=getattr(creation.form, key),
             width=width,
-            password=password,
-            can_reveal_password=password,
             keyboard_type=ft.KeyboardType.NUMBER if number else ft.KeyboardType.TEXT,
             on_change=changed,
         ),

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import flet as ft
 
 from scorepad.app.models.tournament import Watch
-from scorepad.app.screens.common import framed, note
+from scorepad.app.screens.common import framed, note, with_theme
 
 
 @ft.component
@@ -29,7 +29,7 @@ def WatchScreen(
         return gone
     return framed(
         [
-            note(watch.title(), identifier="watch-title", size=20),
+            with_theme(note(watch.title(), identifier="watch-title", size=20)),
             note("\n".join(watch.lines()), identifier="watch-lines", size=15),
         ]
     )

@@ -44,7 +44,7 @@ from scorepad.app.models.tournament import (
     words_of,
 )
 from scorepad.app.screens.audit import audit_link
-from scorepad.app.screens.common import button, framed, heading, ident, message_line, note
+from scorepad.app.screens.common import ThemeButton, button, framed, heading, ident, message_line, note, with_theme
 from scorepad.app.screens.hall import HallScreen
 from scorepad.app.screens.new_event import NewEventScreen
 from scorepad.app.screens.table_screen import PAGE_PAD, table_screen
@@ -226,7 +226,7 @@ class TablePage:
         """What the page shows now: the join form, or the table."""
         if self.joined is None:
             body: list[ft.Control | None] = [
-                heading(f"Event {self.device.event_id}: join your table", size=20),
+                with_theme(heading(f"Event {self.device.event_id}: join your table", size=20)),
                 ident(
                     "table-code",
                     ft.TextField(label="Table code (e.g. 3-K7QM2X)", value=self.code, width=260, on_change=self._typed),
@@ -369,7 +369,9 @@ class TablePage:
             ft.Row(
                 [
                     ft.Container(content=note(title, identifier="table-title", size=15), expand=True),
-                    audit_link("table-audit", "Audit", audit),
+                    # The title, the audit and the theme on one line at 360 px: the audit is its icon, named.
+                    audit_link("table-audit", "Audit", audit, icon_only=True),
+                    ThemeButton(),
                 ],
                 vertical_alignment=ft.CrossAxisAlignment.CENTER,
             ),

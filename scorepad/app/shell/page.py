@@ -13,7 +13,7 @@ import flet as ft
 from scorepad.app.models.callers import page_caller
 from scorepad.app.models.notices import revision_of
 from scorepad.app.models.state import DISPUTE, HISTORY, HOME, NEW, SHEET, TABLE, ScorePad
-from scorepad.app.screens.common import tappable
+from scorepad.app.screens.common import ThemeButton, icon_button
 from scorepad.app.screens.dispute import dispute_screen
 from scorepad.app.screens.home import history_screen, home_screen, new_match_screen
 from scorepad.app.screens.kept import KeptParts
@@ -225,8 +225,6 @@ def _app(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live
 
     # A snapshot's revision only grows (an undo is an entry too), so it names the state drawn.
     ft.use_effect(confirm_shown, dependencies=[id(table), revision_of(state)])
-    # The value, not a function giving it: flet's use_state cannot type the function form (the state is a bool).
-    dark, set_dark = ft.use_state(page.platform_brightness == ft.Brightness.DARK)
     kept = _kept(ft.use_ref(KeptParts))
 
     def redraw() -> None:
@@ -238,11 +236,6 @@ def _app(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live
     bump["redraw"] = redraw
     act.redraw = redraw
 
-    def toggle_theme() -> None:
-        page.theme_mode = ft.ThemeMode.LIGHT if dark else ft.ThemeMode.DARK
-        set_dark(not dark)
-        page.update()
-
     def on_name(seat: int, text: str) -> None:
         pad.name_player(seat, text)
         redraw()
@@ -251,9 +244,10 @@ def _app(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live
         pad.form.target = text
         redraw()
 
-    # The header is the same control while its screen, title and theme are (``kept``): Flet skips it.
+    # The header is the same control while its screen and title are (``kept``): Flet skips it (its theme
+    # button is a component of its own, redrawn by itself).
     title = _title(pad)
-    header = kept.part("header", (pad.screen, title, dark), lambda: _header(pad, act, toggle_theme, dark, title))
+    header = kept.part("header", (pad.screen, title), lambda: _header(pad, act, title))
     if pad.screen == TABLE and pad.table is not None:
         body = table_screen(pad.table, act, header, width=page.width or 0, height=page.height or 0)
     elif pad.screen == SHEET and pad.table is not None:
@@ -292,15 +286,6 @@ def _app(pad: ScorePad, bump: dict[str, Callable[[], None]], act: Dispatch, live
     )
 
 
-def _icon_button(identifier: str, icon: Any, label: str, on_tap: Callable[[], None]) -> ft.Control:
-    # The tooltip is the button's name for a screen reader too: a label of its own beside it
-    # would be read out twice ("Dark theme Dark theme").
-    return tappable(
-        identifier,
-        ft.IconButton(icon=icon, tooltip=label, on_click=lambda _e: on_tap(), width=48, height=48),
-    )
-
-
 def _kept(ref: Any) -> KeptParts:
     """The page's kept parts, held by a ``use_ref`` of ``App``."""
     if not isinstance(ref.current, KeptParts):
@@ -312,26 +297,17 @@ def _title(pad: ScorePad) -> str:
     return pad.table.title() if pad.table is not None and pad.screen in (TABLE, SHEET) else "Sniff score-pad"
 
 
-def _header(
-    pad: ScorePad, act: Callable[..., Callable[[], None]], toggle_theme: Callable[[], None], dark: bool, title: str
-) -> ft.Control:
+def _header(pad: ScorePad, act: Callable[..., Callable[[], None]], title: str) -> ft.Control:
     controls: list[ft.Control] = []
     if pad.screen != HOME:
-        controls.append(_icon_button("home", ft.Icons.HOME, "Home", act(pad.go_home)))
+        controls.append(icon_button("home", ft.Icons.HOME, "Home", act(pad.go_home)))
     # Two lines fit beside the 48 px icons: "Smartt to 250 · game 1, hand 1" is whole at 360 px, not "h...".
     controls.append(
         ft.Text(title, size=15, weight=ft.FontWeight.BOLD, expand=True, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)
     )
     if pad.screen == TABLE:
-        controls.append(_icon_button("show-sheet", ft.Icons.TABLE_CHART, "Score sheet", act(pad.show_sheet)))
+        controls.append(icon_button("show-sheet", ft.Icons.TABLE_CHART, "Score sheet", act(pad.show_sheet)))
     elif pad.screen == SHEET:
-        controls.append(_icon_button("show-table", ft.Icons.GRID_VIEW, "Back to the table", act(pad.show_table)))
-    controls.append(
-        _icon_button(
-            "theme",
-            ft.Icons.LIGHT_MODE if dark else ft.Icons.DARK_MODE,
-            "Light theme" if dark else "Dark theme",
-            toggle_theme,
-        )
-    )
+        controls.append(icon_button("show-table", ft.Icons.GRID_VIEW, "Back to the table", act(pad.show_table)))
+    controls.append(ThemeButton())
     return ft.Row(controls, vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4)
