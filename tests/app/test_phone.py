@@ -108,6 +108,30 @@ def test_sideways_the_actions_row_keeps_48_px_and_room_for_drew_2_plus_on_one_li
     page.close()
 
 
+def test_sideways_the_settlement_and_next_hand_take_the_pickers_place(
+    chromium: Any,  # noqa: F811
+    server: AppServer,  # noqa: F811
+) -> None:
+    """At 640x360, once Ann has gone out the pip fields stand where the picker stood, in view with no
+    scrolling (under the call row in the narrow right column they began at y=570); after the
+    settlement, Next hand does too."""
+    sideways = {"width": 640, "height": 360}
+    page = open_new(chromium, server, sideways)
+    for tile, at in GO_OUT_HAND:
+        lay(page, tile, at)
+    page.wait_for("remaining-1")
+    found = boxes(page, ["remaining-0", "remaining-1", "remaining-tiles-1"])
+    # A box cut by the window's edge is cut with it (the accessibility tree clips): whole means 48 high.
+    assert off_screen(page, list(found)) == [] and all(
+        b is not None and b["height"] >= TOUCH for b in found.values()
+    ), found
+    page.fill("remaining-1", "12")
+    page.page.keyboard.press("Enter")  # the keyboard's Done settles once every figure is in
+    page.wait_for("next-hand")
+    assert off_screen(page, ["next-hand", "hand-result"]) == []
+    page.close()
+
+
 def test_a_jaques_hand_with_every_call_claim_keystroke_and_double_tap_at_360x640(
     chromium: Any,  # noqa: F811
     server: AppServer,  # noqa: F811

@@ -757,8 +757,22 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
             expand=True,
         )
     elif sideways:
+        left: list[ft.Control | None] = [picker, *notes]
+        right = [*after_picker, *later, *more]
+        if phase != PLAY:
+            # Once the hand is out or blocked the settlement (or Next hand) is the next tap: under the
+            # call row and the actions in the narrow right column it would start below the fold (at
+            # 640x360, y=570). It takes the picker's place on the left, beside the call on the last
+            # tile; while a seat's tiles are tapped in the picker, it heads the right column instead.
+            now = [over] if phase != SETTLE else panels
+            moved = {id(c) for c in now}
+            rest = [c for c in later if id(c) not in moved]
+            if picker is None:
+                left, right = [*notes, *now], [*after_picker, *rest, *more]
+            else:
+                right = [*after_picker, *now, *rest, *more]
         body = ft.Row(
-            [scrolled([picker, *notes], width=room), scrolled([*after_picker, *later, *more], expand=1)],
+            [scrolled(left, width=room), scrolled(right, expand=1)],
             vertical_alignment=ft.CrossAxisAlignment.START,
             spacing=12,
             expand=True,
