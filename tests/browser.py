@@ -357,7 +357,12 @@ class TablePage:
         raise RuntimeError(f"{identifier} would not take {value!r}")
 
     def screenshot(self, path: Path) -> None:
-        """Save a PNG of the page as it is now."""
+        """Save a PNG of the page as it is now, once the canvas has painted what the tree shows.
+
+        Flutter paints in the browser's animation frames: after two of them the frame of the
+        last change is on the canvas (progress, not a fixed wait).
+        """
+        self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         self.page.screenshot(path=str(path))
 
     def close(self) -> None:

@@ -252,6 +252,7 @@ class RecordingProxy:
 
     def __init__(self) -> None:
         self.seen: list[str] = []
+        self.heard = threading.Event()  # set at the first request
         self.server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -262,11 +263,12 @@ class RecordingProxy:
         return f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def _handler(self) -> type[socketserver.StreamRequestHandler]:
-        seen = self.seen
+        seen, heard = self.seen, self.heard
 
         class Handler(socketserver.StreamRequestHandler):
             def handle(self) -> None:
                 seen.append(self.rfile.readline().decode("latin-1").strip())
+                heard.set()
                 self.wfile.write(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
 
         return Handler
@@ -302,7 +304,8 @@ def test_the_page_requests_nothing_from_off_this_machine(chromium: Any, server: 
         start(page)
         lay(page, "5-5")
         page.wait_text("board-count", "10")
-        page.page.wait_for_timeout(300)
+        # Every request the page makes by itself has been made once the network is quiet.
+        page.page.wait_for_load_state("networkidle")
         assert requested and all(_local(url) for url in answered), answered
         off_machine = [url for url in requested if not _local(url)]
         assert all(url in refused_by_policy for url in off_machine), (off_machine, refused_by_policy)
@@ -310,7 +313,7 @@ def test_the_page_requests_nothing_from_off_this_machine(chromium: Any, server: 
         # The witness works: a request the policy does not cover reaches the proxy.
         blank = page.context.new_page()
         blank.evaluate("fetch('http://offline.invalid/witness').catch(() => null)")
-        blank.wait_for_timeout(300)
+        assert proxy.heard.wait(timeout=20), "the witness's request never reached the proxy"
         assert proxy.seen == ["GET http://offline.invalid/witness HTTP/1.1"], proxy.seen
     finally:
         page.close()

@@ -208,11 +208,14 @@ async def test_a_dead_page_stops_following_its_match(
     assert_dead(one, caplog)
     assert live.topic is None and live.ended
     monkeypatch.undo()
-    # It hears nothing more, even when it comes back from a lost connection.
+    # It hears nothing more, even when it comes back from a lost connection. A third page follows the
+    # match as a witness: once it shows page two's next entry, page one would have heard it too.
+    three = await Wired(store, route=f"/match/{match_id}").open()
     sent = len(one.connection.sent)
     live.back()
+    held = three.text("tiles-held")
     await two.tap("tile-0-5")
-    await asyncio.sleep(0.2)
+    await wait_for(lambda: three.text("tiles-held") != held, "page three never heard page two's entry")
     assert live.topic is None
     assert set(one.identified()) == {DEAD_ID, RELOAD_ID}
     assert_nothing_leaked(one)
@@ -220,7 +223,7 @@ async def test_a_dead_page_stops_following_its_match(
     assert two.text("board-count") == "10"
     assert store.load(match_id).revision is not None
     assert len(one.connection.sent) >= sent
-    finish(one, two)
+    finish(one, two, three)
 
 
 async def test_a_bug_in_a_route_change_is_caught_before_flet_sends_its_crash(

@@ -84,10 +84,8 @@ def test_step_to_an_event_and_read_the_count_and_the_ruling(
         assert page.text("dispute-call") == "Called right: 15 scored."
         assert page.text("dispute-ruling") == "Hand 1: Ann went out, and Ann takes 15; Ann 15, Bob 15."
         shots = Path(os.environ.get("SCOREPAD_SHOTS", tmp_path))
-        page.page.wait_for_timeout(300)  # let the canvas paint the frame the tree already shows
         page.screenshot(shots / "dispute-phone.png")
         page.scroll_into_view("dispute-ruling")
-        page.page.wait_for_timeout(300)
         page.screenshot(shots / "dispute-phone-ruling.png")
         page.tap("dispute-back")
         page.wait_contains("dispute-where", "event 8 of 14")
@@ -150,7 +148,6 @@ def test_a_proved_renege_one_tap_from_the_findings_and_back_and_next_at_the_thum
         assert "The hand stops (Smartt §11.1). Bob goes back to 0 (start of hand) less 25 = -25" in ruling
         assert "Scores: Ann 40, Bob -25, instead of Ann 40, Bob 0." in ruling
         shots = Path(os.environ.get("SCOREPAD_SHOTS", tmp_path))
-        page.page.wait_for_timeout(300)  # let the canvas paint the frame the tree already shows
         page.screenshot(shots / "dispute-finding-phone.png")
         # Next to the end and Back to the start, each tap where the thumb is, at every event, after
         # reading the event down to its ruling (the foot of what scrolls), as a referee would.

@@ -170,7 +170,6 @@ def pairs_of(director: TablePage, tables: int) -> list[frozenset[str]]:
 def shoot(page: TablePage, name: str) -> None:
     folder = os.environ.get("SCOREPAD_SCREENSHOTS")
     if folder:
-        page.page.wait_for_timeout(400)  # the frame after the last change (compared by eye, not by test)
         page.screenshot(Path(folder) / name)
 
 
