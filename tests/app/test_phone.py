@@ -132,6 +132,31 @@ def test_sideways_the_settlement_and_next_hand_take_the_pickers_place(
     page.close()
 
 
+@pytest.mark.parametrize("viewport", [SMALL, {"width": 640, "height": 360}], ids=["360x640", "640x360"])
+def test_while_a_seats_tiles_are_tapped_its_done_is_in_view(
+    chromium: Any,  # noqa: F811
+    server: AppServer,  # noqa: F811
+    viewport: dict[str, int],
+) -> None:
+    """Tapping Bob's tiles in the picker, his Done is on screen beside the tiles (it was at y=756 at
+    360x640, under the call row and the actions), and the tile tapped is counted."""
+    page = open_new(chromium, server, viewport)
+    for tile, at in GO_OUT_HAND:
+        lay(page, tile, at)
+    page.tap("remaining-tiles-1")
+    page.wait_for("tapping")
+    page.tap("tile-1-6")
+    page.wait_contains("tapping", "1-6 = 7 pips")
+    found = boxes(page, ["remaining-tiles-1", "tile-1-6"])
+    assert off_screen(page, list(found)) == [] and all(
+        b is not None and b["height"] >= TOUCH for b in found.values()
+    ), found
+    page.tap("remaining-tiles-1")
+    page.wait_for("tapping", gone=True)
+    page.wait_contains("settle-preview", "7 rounds to 5")
+    page.close()
+
+
 def test_a_jaques_hand_with_every_call_claim_keystroke_and_double_tap_at_360x640(
     chromium: Any,  # noqa: F811
     server: AppServer,  # noqa: F811

@@ -478,7 +478,6 @@ def settle_panel(table: Table, act: Act, shown: ft.Control | None = None) -> ft.
                 label=f"{seat.name}'s pips ({plural(seat.tiles_held, 'tile')})",
                 value=table.remaining_text.get(seat.seat, "" if seat.tiles_held else "0"),
                 keyboard_type=ft.KeyboardType.NUMBER,
-                width=170,
                 text_size=16,
                 border=ft.OutlineInputBorder(side=ft.BorderSide(2, ft.Colors.ERROR)) if problem else None,
                 on_change=lambda e, s=seat.seat: act(table.set_remaining_text, s, e.control.value or "")(),
@@ -494,8 +493,11 @@ def settle_panel(table: Table, act: Act, shown: ft.Control | None = None) -> ft.
             kind="filled" if tapping else "outlined",
             disabled=seat.tiles_held == 0,
         )
-        listed_words = ft.Text(", ".join(listed), size=14) if listed else None
-        rows.append(wrap_row([c for c in (field, tap_button, listed_words) if c is not None]))
+        # The field takes the row's width beside its button: one line in the narrowest column (the
+        # one beside the picker on a phone held sideways, where a fixed 170 px field wrapped).
+        rows.append(ft.Row([ft.Container(content=field, expand=True), tap_button], spacing=8))
+        if listed:
+            rows.append(ft.Text(", ".join(listed), size=14))
     problem = table.settle_problem()
     preview = table.settle_preview() if problem is None else None
     if preview:
@@ -721,6 +723,9 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
     call = keyed(calls, "call")
     if phase == PLAY:
         after_picker, later = [choice, actions], [call, *panels]
+    elif picker is not None:
+        # A seat's tiles are tapped in the picker: its Done (in the settlement) comes first, in view.
+        after_picker, later = [choice], [*panels, call, actions]
     elif phase == SETTLE:
         # Claims on the last tile come before the settlement.
         after_picker, later = [choice], [call, actions, *panels]
@@ -759,18 +764,14 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
     elif sideways:
         left: list[ft.Control | None] = [picker, *notes]
         right = [*after_picker, *later, *more]
-        if phase != PLAY:
+        if picker is None and phase != PLAY:
             # Once the hand is out or blocked the settlement (or Next hand) is the next tap: under the
             # call row and the actions in the narrow right column it would start below the fold (at
-            # 640x360, y=570). It takes the picker's place on the left, beside the call on the last
-            # tile; while a seat's tiles are tapped in the picker, it heads the right column instead.
+            # 640x360, y=570). It takes the picker's place on the left, beside the call on the last tile.
             now = [over] if phase != SETTLE else panels
             moved = {id(c) for c in now}
-            rest = [c for c in later if id(c) not in moved]
-            if picker is None:
-                left, right = [*notes, *now], [*after_picker, *rest, *more]
-            else:
-                right = [*after_picker, *now, *rest, *more]
+            left = [*notes, *now]
+            right = [*after_picker, *[c for c in later if id(c) not in moved], *more]
         body = ft.Row(
             [scrolled(left, width=room), scrolled(right, expand=1)],
             vertical_alignment=ft.CrossAxisAlignment.START,
