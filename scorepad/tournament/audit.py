@@ -54,16 +54,17 @@ def audit_entry(line: AuditLine) -> AuditEntry:
     """One stored audit line in words."""
     detail = line.detail
     reason = detail.get("reason")
+    who = wording.actor_words(line.actor)
     return AuditEntry(
         number=line.number,
         at=line.at,
         # "2026-12-04T16:42:07.123+00:00" -> "2026-12-04 16:42:07" (UTC, as stored)
         when=line.at[:19].replace("T", " "),
-        who=wording.actor_words(line.actor),
+        who=who,
         action=line.action,
         round=_whole(detail.get("round")),
         table=_whole(detail.get("table")),
-        what=wording.audit_what(line.action, detail),
+        what=wording.audit_what(line.action, detail, who),
         reason=str(reason) if reason else None,
         change=wording.audit_change(line.action, detail),
     )

@@ -528,8 +528,11 @@ def _numbers(values: Sequence[object]) -> str:
     return ", ".join(str(v) for v in values)
 
 
-def audit_what(action: str, detail: dict[str, Any]) -> str:
-    """What an audit line's act did, in the players' names ("settled hand 1 at table 2 again")."""
+def audit_what(action: str, detail: dict[str, Any], who: str = "") -> str:
+    """What an audit line's act did, in the players' names ("settled hand 1 at table 2 again").
+
+    ``who`` is who did it (``actor_words``): a table's own act does not name its table twice.
+    """
     d = detail
     table = f"table {d.get('table')}"
     if action == "create":
@@ -556,7 +559,8 @@ def audit_what(action: str, detail: dict[str, Any]) -> str:
     if action == "new code":
         return f"gave {table} of round {d.get('round')} a new code"
     if action == "confirm":
-        return f"took {d.get('by')}'s confirmation of {_hands(d.get('hands') or ['?'])} at {table}"
+        where = "" if who == table else f" at {table}"
+        return f"took {d.get('by')}'s confirmation of {_hands(d.get('hands') or ['?'])}{where}"
     if action == "correct":
         entry = d.get("entry") or {}
         kind = "took back" if entry.get("action") == "undo" else "corrected"

@@ -129,6 +129,7 @@ def test_a_forfeit_picks_who_from_the_table_and_is_taken_back(desk: Desk) -> Non
     desk.set_reason("did not turn up")
     assert not desk.carry_out() and desk.message == "Tap who forfeits first."
     desk.choose(table.names[0])
+    assert desk.message is None, "choosing who forfeits answers the refusal"
     assert desk.carry_out(), desk.message
     assert desk.message == f"Table 2 forfeited by {table.names[0]}: the others score a forfeit win."
     after = desk.table_numbered(2)

@@ -113,14 +113,15 @@ def test_sideways_the_settlement_and_next_hand_take_the_pickers_place(
     server: AppServer,  # noqa: F811
 ) -> None:
     """At 640x360, once Ann has gone out the pip fields stand where the picker stood, in view with no
-    scrolling (under the call row in the narrow right column they began at y=570); after the
-    settlement, Next hand does too."""
+    scrolling (under the call row in the narrow right column they began at y=570), and Undo heads
+    the right column (under the call row it fell below the fold); after the settlement, Next hand
+    takes that place too."""
     sideways = {"width": 640, "height": 360}
     page = open_new(chromium, server, sideways)
     for tile, at in GO_OUT_HAND:
         lay(page, tile, at)
     page.wait_for("remaining-1")
-    found = boxes(page, ["remaining-0", "remaining-1", "remaining-tiles-1"])
+    found = boxes(page, ["remaining-0", "remaining-1", "remaining-tiles-1", "undo"])
     # A box cut by the window's edge is cut with it (the accessibility tree clips): whole means 48 high.
     assert off_screen(page, list(found)) == [] and all(
         b is not None and b["height"] >= TOUCH for b in found.values()

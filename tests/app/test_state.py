@@ -380,6 +380,16 @@ class TestRenege:
         assert table.settlement() is not None
         assert "Renege by Bob" in table.settlement().words
 
+    def test_picking_the_offender_answers_the_refusal_for_want_of_one(self, store: Store) -> None:
+        table = new_table(store).table
+        assert table is not None
+        lay(table, "5-5")
+        table.start_renege()
+        table.confirm_renege()
+        assert table.message == "Pick who reneged first."
+        table.pick_offender(1)
+        assert table.message is None, "the refusal is answered once someone is picked"
+
     def test_cancel_applies_nothing(self, store: Store) -> None:
         table = new_table(store).table
         assert table is not None

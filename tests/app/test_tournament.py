@@ -495,6 +495,7 @@ async def test_the_new_event_page_is_wired_from_the_home_screen(tmp_path: Any) -
         assert wired.text("create-message") == "The two passwords differ: type the same one twice."
         assert every_row(store)["tournament_events"] == []
         await wired.type("again", PASSWORD)
+        assert not wired.exists("create-message"), "the refusal goes once the form is mended"
         await wired.type("rounds", "2")
         await wired.tap("kind-threes")
         await wired.tap("rules-american")

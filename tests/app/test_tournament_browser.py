@@ -290,6 +290,9 @@ def test_a_small_event_from_creation_to_round_two(served: AppServer, pages: Page
     tap_until(table, "next-hand", lambda t: table.wait_contains("message", "confirmation first", timeout=t))
     assert table.exists("confirm-hand")
     tapped = confirm(table)
+    # The refusal of Next hand is answered by the confirmation: it no longer stands beside it.
+    table.wait_contains("device-message", "confirmed by")
+    assert not table.exists("message") or "confirmation first" not in table.text("message")
     hall.wait_text("hall-provisional", "0 tables provisional", timeout=20)
     hall_delay = time.monotonic() - tapped
     shoot(hall, "tournament-hall-confirmed.png")

@@ -19,6 +19,7 @@ from scorepad.cli import main
 from scorepad.store import open_store
 from scorepad.tournament import TournamentService
 from scorepad.tournament.audit import director_act, director_line
+from scorepad.tournament.wording import audit_what
 
 from .conftest import PASSWORD
 from .helpers import game_hands, play_hands
@@ -165,3 +166,10 @@ def test_an_event_with_nothing_yet_and_an_unknown_event(db: str, capsys: pytest.
     assert main(["tournament", "audit", "9", "--db", db]) == 1
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_confirmation_names_its_table_once() -> None:
+    """A table's own confirmation does not say its table twice; the director's taking one names the table."""
+    detail = {"table": 1, "by": "Cy", "hands": [1]}
+    assert audit_what("confirm", detail, "table 1") == "took Cy's confirmation of hand 1"
+    assert audit_what("confirm", detail, "the director") == "took Cy's confirmation of hand 1 at table 1"

@@ -296,6 +296,7 @@ class Desk(Board):
         pending = self.pending
         if pending is None:
             return
+        self.message = None  # a refusal for want of a choice ("Tap who forfeits first.") is answered
         if pending.act == "forfeit":
             pending.chosen ^= {value}
         else:

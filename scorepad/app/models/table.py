@@ -690,7 +690,8 @@ class Table:
         self.offender = None
 
     def pick_offender(self, seat: int) -> None:
-        """Choose who reneged; the preview shows the rollback before it is applied."""
+        """Choose who reneged (which answers "Pick who reneged first."); the preview shows the rollback."""
+        self.message = None
         self.offender = seat
 
     def confirm_renege(self) -> None:

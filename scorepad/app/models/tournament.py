@@ -923,10 +923,16 @@ class Creation:
         if pairing in PAIRINGS:
             self.form.pairing = pairing
 
-    def enter(self, name: str, text: str) -> None:
-        """Keep what was typed in the text field ``name`` (one of ``EVENT_TEXT_FIELDS``)."""
+    def enter(self, name: str, text: str) -> bool:
+        """Keep what was typed in the text field ``name`` (one of ``EVENT_TEXT_FIELDS``).
+
+        A refusal shown from the last Create is dropped, as the form is being mended: True when
+        there was one (the form is then drawn again without it).
+        """
         if name in EVENT_TEXT_FIELDS:
             setattr(self.form, name, text or "")
+        said, self.message = self.message is not None, None
+        return said
 
     # -- words -----------------------------------------------------------------------
 

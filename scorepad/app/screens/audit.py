@@ -9,7 +9,7 @@ from __future__ import annotations
 import flet as ft
 
 from scorepad.app.models.audit import AuditRow, AuditView
-from scorepad.app.screens.common import TOUCH, button, card, ident, note, tappable
+from scorepad.app.screens.common import TOUCH, button, card, ident, note, tappable, with_theme
 
 
 @ft.component
@@ -23,9 +23,11 @@ def AuditScreen(view: AuditView) -> ft.Control:
 
     whole = view.whole_event()
     top: list[ft.Control] = [
-        ident(
-            "audit-title",
-            ft.Text(view.title or f"Event {view.event_id}: the audit", size=18, weight=ft.FontWeight.BOLD),
+        with_theme(
+            ident(
+                "audit-title",
+                ft.Text(view.title or f"Event {view.event_id}: the audit", size=18, weight=ft.FontWeight.BOLD),
+            )
         ),
         ft.Row(
             [

@@ -768,10 +768,11 @@ def table_screen(table: Table, act: Act, header: ft.Control, *, width: float = 0
             # Once the hand is out or blocked the settlement (or Next hand) is the next tap: under the
             # call row and the actions in the narrow right column it would start below the fold (at
             # 640x360, y=570). It takes the picker's place on the left, beside the call on the last tile.
+            # Undo comes before the call there: under a call row with its numbers it fell below the fold.
             now = [over] if phase != SETTLE else panels
-            moved = {id(c) for c in now}
+            moved = {id(c) for c in [*now, actions]}
             left = [*notes, *now]
-            right = [*after_picker, *[c for c in later if id(c) not in moved], *more]
+            right = [*after_picker, actions, *[c for c in later if id(c) not in moved], *more]
         body = ft.Row(
             [scrolled(left, width=room), scrolled(right, expand=1)],
             vertical_alignment=ft.CrossAxisAlignment.START,

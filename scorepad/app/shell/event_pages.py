@@ -356,8 +356,11 @@ class TablePage:
         table.refresh()
         # The service tells every other page on the match (the other phone drops its confirmation
         # bar, the hall shows the hand confirmed), here and in the other processes.
-        if self.device.confirm(table.state, number, view=joined.pad.device) and timing.ENABLED:
-            timing.confirmed(table.match_id, number)
+        if self.device.confirm(table.state, number, view=joined.pad.device):
+            # A refusal shown for want of this confirmation (Next hand tapped too soon) is answered now.
+            table.message = None
+            if timing.ENABLED:
+                timing.confirmed(table.match_id, number)
         self.draw()
 
     def _table(self, joined: Joined) -> ft.Control:
