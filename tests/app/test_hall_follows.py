@@ -84,3 +84,17 @@ async def test_the_hall_follows_again_after_its_connection_came_back(
         await table_two_starts(event, store, hall)
     finally:
         hall.close()
+
+
+async def test_a_tap_on_a_pages_name_shows_that_page(store: Store, event: Any) -> None:  # noqa: F811
+    """The hall's page names are buttons (48 px): a spectator need not wait out the rotation."""
+    _service, event_id, _desk, _codes = event
+    hall = await open_hall(store, event_id)
+    try:
+        assert hall.text("hall-page") == "Pairings by table"
+        await hall.tap("hall-tab-standings")
+        await wait_for(lambda: hall.text("hall-page") == "Standings", "the hall showed the standings")
+        await hall.tap("hall-tab-names")
+        await wait_for(lambda: hall.text("hall-page") == "Pairings by name", "the hall showed the names")
+    finally:
+        hall.close()

@@ -226,6 +226,15 @@ def test_the_hall_rotates_and_hides_standings_in_the_last_round(store: Store, ev
         seen.append(hall.page())
         hall.rotate()
     assert seen == hall.pages()
+    # A page picked by a tap stays through the next turn of the rotation, which then goes on from it.
+    hall.pick_page("standings")
+    assert hall.page() == "standings"
+    hall.rotate()
+    assert hall.page() == "standings"
+    hall.rotate()
+    assert hall.page() == "results"
+    hall.pick_page("nothing such")
+    assert hall.page() == "results"
     assert hall.by_name()[0].startswith("Ann: table")
     assert desk.lock("next"), desk.message
     assert desk.pair(), desk.message

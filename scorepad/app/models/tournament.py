@@ -436,6 +436,7 @@ class Hall(Board):
         super().__init__(service, event_id, None)
         self.hide_last = hide_last
         self.index = 0
+        self.picked = False  # a page picked by a tap stays through the next turn of the rotation
 
     def read(self) -> BoardData:
         """The board's reading and every table's match as it stands. Raises ``TournamentError``, ``StoreError``."""
@@ -459,8 +460,18 @@ class Hall(Board):
         return pages[self.index % len(pages)]
 
     def rotate(self) -> None:
-        """Show the next page."""
+        """Show the next page (a page just picked by a tap is kept through this turn)."""
+        if self.picked:
+            self.picked = False
+            return
         self.index = (self.index + 1) % len(self.pages())
+
+    def pick_page(self, page: str) -> None:
+        """Show ``page`` now, as a tap on its name asks; the rotation goes on from it. One not shown is ignored."""
+        pages = self.pages()
+        if page in pages:
+            self.index = pages.index(page)
+            self.picked = True
 
     def hall_tables(self) -> list[HallTable]:
         """The round's tables and byes with their live scores and hands."""

@@ -122,7 +122,12 @@ def HallScreen(
         body = _results(hall.result_rows(), size)
     provisional = sum(t.provisional for t in hall.hall_tables())
     title = note(hall.title(), identifier="hall-title", size=size.title)
-    tabs = _tabs(hall.pages(), shown, size)
+
+    def pick(page: str) -> None:
+        hall.pick_page(page)
+        set_draws(lambda n: n + 1)
+
+    tabs = _tabs(hall.pages(), shown, size, pick)
     audit = audit_link("hall-audit", "Audit", audit_route(hall.event_id))
     if size.narrow:
         # The title on a line of its own, the tabs wrapping under it: a row holding all three
@@ -166,19 +171,18 @@ def HallScreen(
     )
 
 
-def _tabs(pages: list[str], shown: str, size: Sizes) -> ft.Control:
-    """Which page is shown of the rotation, as a row of names (the shown one filled)."""
+def _tabs(pages: list[str], shown: str, size: Sizes, pick: Callable[[str], None]) -> ft.Control:
+    """Which page is shown of the rotation, as a row of names (the shown one filled); a tap shows that page."""
     return ft.Row(
         [
-            ft.Container(
-                content=ft.Text(
-                    TAB_NAMES[page],
-                    size=size.small,
-                    color=ft.Colors.ON_PRIMARY if page == shown else ft.Colors.OUTLINE,
+            # In the hall's own type size (read across the room), at least 48 px high.
+            tappable(
+                f"hall-tab-{page}",
+                (ft.FilledButton if page == shown else ft.TextButton)(
+                    content=ft.Text(TAB_NAMES[page], size=size.small),
+                    on_click=lambda _e, chosen=page: pick(chosen),
+                    height=max(TOUCH, 2 * size.small),
                 ),
-                bgcolor=ft.Colors.PRIMARY if page == shown else None,
-                border_radius=8,
-                padding=ft.Padding.symmetric(horizontal=12, vertical=4),
             )
             for page in pages
         ],
